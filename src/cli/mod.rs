@@ -1,0 +1,36 @@
+//! Command-line types (clap derive) only. Each command's flags live in their own file and are
+//! converted once into a validated configuration before anything runs.
+
+pub mod scan;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// mf: the CI gate for AI tool surfaces (MCP servers, function-calling JSON, skills).
+#[derive(Debug, Parser)]
+#[command(name = "mf", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// When to colour terminal output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Colour policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal unless `NO_COLOR` is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find every tool definition in a repository (free, offline, executes nothing).
+    Scan(scan::ScanArgs),
+}

@@ -1,0 +1,40 @@
+//! Command implementations: validate the parsed flags, call the engine, render, write.
+
+mod scan;
+
+use std::io::{IsTerminal, Write};
+
+use crate::cli::{Cli, ColorChoice, Command};
+use crate::render::terminal::Style;
+use crate::{Error, Exit};
+
+/// Run the parsed command.
+pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
+    let style = Style { color: use_color(cli.color) };
+    match cli.command {
+        Command::Scan(args) => scan::run(&args, style),
+    }
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+    }
+}
+
+/// Write to stdout; a closed pipe (`mf … | head`) is not an error worth a message.
+pub(crate) fn print(text: &str) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Write { path: "<stdout>".into(), source: e }),
+        _ => Ok(()),
+    }
+}
+
+/// Write to stderr (progress notes and warnings for people).
+pub(crate) fn note(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{text}");
+}

@@ -1,0 +1,5 @@
+//! Renderers: one module per output format, each a plain function from report data to bytes.
+//! A renderer never computes a statistic; it only lays out what the report holds.
+
+pub mod json;
+pub mod terminal;

@@ -1,0 +1,3 @@
+//! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
+
+pub mod scan;

@@ -1,0 +1,305 @@
+//! `mf scan`: walk a repository (gitignore-aware, in parallel, never following links) and
+//! recognize every tool definition in it. Nothing from the repository is executed: files are
+//! only read and parsed.
+
+pub mod code_py;
+pub mod code_ts;
+pub mod mcp_config;
+pub mod skill_md;
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use ignore::{WalkBuilder, WalkState};
+use serde::Serialize;
+
+use super::formats::{self, LoadError, Source};
+use super::{Skill, Tool};
+use mcp_config::ConfiguredServer;
+
+/// Directory names skipped even without a `.gitignore`: dependency trees and caches hold
+/// other people's tools (SDK examples) and would drown the project's own.
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] =
+    &[".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".tox", ".hg", ".svn"];
+
+/// Files a scan itself writes; never read back as input.
+pub const OUTPUT_FILES: &[&str] = &["mf.scan.json", "mf.suite.draft.json"];
+
+/// Why a scan could not run at all (per-file problems are warnings, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The root does not exist or is not a directory.
+    #[error("cannot scan {root}: {reason}")]
+    Root {
+        /// The root as given.
+        root: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// A problem with one file that did not stop the scan.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ScanWarning {
+    /// The file, relative to the root.
+    pub file: String,
+    /// 1-based line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// What a code recognizer found in one file.
+#[derive(Debug, Default)]
+pub struct CodeFindings {
+    /// Tools found.
+    pub tools: Vec<Tool>,
+    /// Problems (e.g. a name that is not a literal).
+    pub warnings: Vec<String>,
+}
+
+/// Scan settings, validated.
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    /// Files larger than this are skipped with a warning.
+    pub max_file_bytes: u64,
+    /// Walker threads (0 = one per core).
+    pub threads: usize,
+    /// Honour `.gitignore`, `.ignore` and git excludes.
+    pub respect_gitignore: bool,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions { max_file_bytes: formats::MAX_FILE_BYTES, threads: 0, respect_gitignore: true }
+    }
+}
+
+/// Everything a scan found.
+#[derive(Debug, Default)]
+pub struct ScanResult {
+    /// Tools, sorted by file, line, column, name.
+    pub tools: Vec<Tool>,
+    /// Skills, sorted by file and line.
+    pub skills: Vec<Skill>,
+    /// MCP servers configured for clients, sorted by file and line.
+    pub servers: Vec<ConfiguredServer>,
+    /// Per-file problems, sorted.
+    pub warnings: Vec<ScanWarning>,
+    /// Files the walk visited (after ignores).
+    pub files_walked: usize,
+    /// Files that held at least one definition, server or skill.
+    pub files_recognized: usize,
+}
+
+/// What one file contributed.
+#[derive(Debug, Default)]
+struct FileOutcome {
+    tools: Vec<Tool>,
+    skills: Vec<Skill>,
+    servers: Vec<ConfiguredServer>,
+    warnings: Vec<ScanWarning>,
+}
+
+impl FileOutcome {
+    fn recognized(&self) -> bool {
+        !self.tools.is_empty() || !self.skills.is_empty() || !self.servers.is_empty()
+    }
+}
+
+/// Walk `root` and recognize every definition in it.
+pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError> {
+    let meta = std::fs::metadata(root).map_err(|e| ScanError::Root { root: root.display().to_string(), reason: e.to_string() })?;
+    if !meta.is_dir() {
+        return Err(ScanError::Root { root: root.display().to_string(), reason: "not a directory; pass the repository's root folder".into() });
+    }
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .follow_links(false)
+        .git_ignore(options.respect_gitignore)
+        .git_exclude(options.respect_gitignore)
+        .git_global(false)
+        .ignore(options.respect_gitignore)
+        .parents(options.respect_gitignore)
+        .require_git(false)
+        .threads(options.threads)
+        .filter_entry(|e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir && e.depth() > 0 && DEFAULT_EXCLUDED_DIRS.iter().any(|d| e.file_name() == *d))
+        });
+    let collected: Mutex<Vec<FileOutcome>> = Mutex::new(Vec::new());
+    let walked = std::sync::atomic::AtomicUsize::new(0);
+    builder.build_parallel().run(|| {
+        Box::new(|entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(err) => {
+                    push(&collected, FileOutcome { warnings: vec![walk_warning(root, &err)], ..Default::default() });
+                    return WalkState::Continue;
+                }
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return WalkState::Continue;
+            }
+            walked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let outcome = scan_file(root, entry.path(), options);
+            if outcome.recognized() || !outcome.warnings.is_empty() {
+                push(&collected, outcome);
+            }
+            WalkState::Continue
+        })
+    });
+    let outcomes = collected.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut result = ScanResult { files_walked: walked.into_inner(), ..Default::default() };
+    for o in outcomes {
+        if o.recognized() {
+            result.files_recognized += 1;
+        }
+        result.tools.extend(o.tools);
+        result.skills.extend(o.skills);
+        result.servers.extend(o.servers);
+        result.warnings.extend(o.warnings);
+    }
+    let key = |o: &super::Origin| (o.file.clone(), o.line, o.column);
+    result.tools.sort_by(|a, b| key(&a.origin).cmp(&key(&b.origin)).then_with(|| a.name.cmp(&b.name)));
+    // A suite `ref` and the function.json it points at are one definition.
+    result.tools.dedup_by(|a, b| a.name == b.name && a.origin.file == b.origin.file && a.origin.line == b.origin.line);
+    result.skills.sort_by(|a, b| key(&a.origin).cmp(&key(&b.origin)).then_with(|| a.name.cmp(&b.name)));
+    result.servers.sort_by(|a, b| key(&a.origin).cmp(&key(&b.origin)).then_with(|| a.name.cmp(&b.name)));
+    result.warnings.sort();
+    result.warnings.dedup();
+    Ok(result)
+}
+
+fn push(collected: &Mutex<Vec<FileOutcome>>, outcome: FileOutcome) {
+    collected.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(outcome);
+}
+
+fn walk_warning(root: &Path, err: &ignore::Error) -> ScanWarning {
+    let mut file = String::from(".");
+    let mut e = err;
+    loop {
+        match e {
+            ignore::Error::WithPath { path, err } => {
+                file = formats::display_path(path, root);
+                e = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => e = err,
+            _ => break,
+        }
+    }
+    ScanWarning { file, line: None, message: format!("skipped: {e}") }
+}
+
+/// What kind of file this is to the scan, from its name alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Json,
+    SkillMd,
+    Code(code_ts::Dialect),
+    Python,
+}
+
+fn kind_of(path: &Path) -> Option<Kind> {
+    let name = path.file_name()?.to_str()?;
+    if OUTPUT_FILES.contains(&name) || matches!(name, "package.json" | "package-lock.json" | "tsconfig.json" | "composer.json" | "composer.lock") {
+        return None;
+    }
+    if name == "SKILL.md" {
+        return Some(Kind::SkillMd);
+    }
+    if name.ends_with(".d.ts") || name.ends_with(".min.js") {
+        return None;
+    }
+    let ext = path.extension()?.to_str()?;
+    match ext {
+        "json" => Some(Kind::Json),
+        "py" => Some(Kind::Python),
+        _ => code_ts::Dialect::from_extension(ext).map(Kind::Code),
+    }
+}
+
+/// Cheap substring test before parsing any JSON: a file with none of these holds no tools.
+fn json_may_hold_tools(text: &str) -> bool {
+    ["\"tools\"", "\"mcpServers\"", "\"servers\"", "inputSchema", "input_schema", "\"parameters\"", "\"function\""]
+        .iter()
+        .any(|needle| text.contains(needle))
+}
+
+fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
+    let mut out = FileOutcome::default();
+    let Some(kind) = kind_of(path) else { return out };
+    let file = formats::display_path(path, root);
+    let text = match formats::read_text(path, &file, options.max_file_bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            out.warnings.push(ScanWarning { file, line: None, message: format!("skipped: {}", strip_file_prefix(&e.to_string(), path, root)) });
+            return out;
+        }
+    };
+    match kind {
+        Kind::Json => scan_json(&file, path, &text, &mut out),
+        Kind::SkillMd => match skill_md::parse(&text, &file) {
+            Ok(skill) => out.skills.push(skill),
+            Err(w) => out.warnings.push(w),
+        },
+        Kind::Code(dialect) => absorb(code_ts::extract(&file, &text, dialect), &file, &mut out),
+        Kind::Python => absorb(code_py::extract(&file, &text), &file, &mut out),
+    }
+    out
+}
+
+fn strip_file_prefix(msg: &str, path: &Path, root: &Path) -> String {
+    let file = formats::display_path(path, root);
+    msg.strip_prefix(&format!("{file}: ")).map(str::to_owned).unwrap_or_else(|| msg.to_owned())
+}
+
+fn absorb(found: CodeFindings, file: &str, out: &mut FileOutcome) {
+    out.tools.extend(found.tools);
+    out.warnings.extend(found.warnings.into_iter().map(|message| ScanWarning { file: file.to_owned(), line: None, message }));
+}
+
+fn scan_json(file: &str, path: &Path, text: &str, out: &mut FileOutcome) {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let config_named = mcp_config::is_config_name(name);
+    if !config_named && !json_may_hold_tools(text) {
+        return;
+    }
+    let doc = match formats::parse_json(text, file) {
+        Ok(d) => d,
+        Err(e) => {
+            // Only complain about JSON we had reason to read: a config by name, or text that
+            // mentions tool keys.
+            if let LoadError::Syntax { line, message, column, .. } = e {
+                out.warnings.push(ScanWarning { file: file.to_owned(), line: Some(line), message: format!("skipped: invalid JSON at column {column}: {message}") });
+            }
+            return;
+        }
+    };
+    // A draft suite written by an earlier scan repeats what the scan finds; never count it twice.
+    if doc.value.get("draft").and_then(serde_json::Value::as_bool) == Some(true) {
+        return;
+    }
+    let src = Source { file, text, doc: &doc, base_dir: path.parent() };
+    if let Some(servers) = mcp_config::servers(&src, config_named) {
+        out.servers.extend(servers);
+        return;
+    }
+    match formats::load_doc(&src) {
+        Ok(Some(loaded)) => {
+            out.tools.extend(loaded.surface.tools);
+            out.skills.extend(loaded.surface.skills);
+            out.warnings.extend(loaded.warnings.into_iter().map(|message| ScanWarning { file: file.to_owned(), line: None, message }));
+        }
+        Ok(None) => {}
+        Err(e) => {
+            let (line, message) = match &e {
+                LoadError::Shape { line, .. } | LoadError::Syntax { line, .. } => (Some(*line), e.to_string()),
+                _ => (None, e.to_string()),
+            };
+            out.warnings.push(ScanWarning { file: file.to_owned(), line, message: format!("skipped: {message}") });
+        }
+    }
+}

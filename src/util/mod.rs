@@ -1,0 +1,3 @@
+//! Small shared helpers: atomic file writes.
+
+pub mod atomic;
