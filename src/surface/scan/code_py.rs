@@ -1,0 +1,1127 @@
+//! Python MCP servers: finds functions decorated with `@<server>.tool` (the official `mcp`
+//! SDK's FastMCP and look-alikes) with tree-sitter (statically; nothing is executed) and builds
+//! their input schemas from the signatures, type hints, `Field(...)`s and docstrings.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde_json::{Map, Value};
+use tree_sitter::{Language, Node, Parser};
+
+use super::CodeFindings;
+use crate::surface::{Confidence, Origin, SourceFormat, Tool};
+
+static PYTHON: LazyLock<Language> = LazyLock::new(|| tree_sitter_python::LANGUAGE.into());
+
+/// Nesting deeper than this is treated as unresolved (keeps recursion bounded on any input).
+const MAX_DEPTH: usize = 64;
+
+/// Evaluation steps allowed per tool; past it everything reads as unresolved.
+const BUDGET: u32 = 100_000;
+
+/// Find the MCP tools defined in the Python `source`, shown as `file` in origins and warnings.
+/// Never fails: what cannot be read statically is skipped or marked low-confidence.
+pub fn extract(file: &str, source: &str) -> CodeFindings {
+    let mut out = CodeFindings::default();
+    if !source.contains(".tool") {
+        return out;
+    }
+    let mut parser = Parser::new();
+    if let Err(e) = parser.set_language(&PYTHON) {
+        out.warnings
+            .push(format!("{file}: cannot load the Python grammar: {e}"));
+        return out;
+    }
+    let Some(tree) = parser.parse(source, None) else {
+        return out;
+    };
+    let mut cx = Cx {
+        src: source,
+        file,
+        consts: HashMap::new(),
+        low: false,
+        budget: Cell::new(BUDGET),
+        warnings: Vec::new(),
+    };
+    let mut defs = Vec::new();
+    walk(tree.root_node(), |n| match n.kind() {
+        "assignment" => cx.add_const(n),
+        "decorated_definition" => defs.push(n),
+        _ => {}
+    });
+    for d in defs {
+        if let Some(tool) = cx.decorated(d) {
+            out.tools.push(tool);
+        }
+    }
+    out.warnings = cx.warnings;
+    out
+}
+
+/// Visit every node in document order, without recursion.
+fn walk<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>)) {
+    let mut c = root.walk();
+    loop {
+        f(c.node());
+        if c.goto_first_child() {
+            continue;
+        }
+        loop {
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+/// Named children, comments left out.
+fn named(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = n.walk();
+    n.named_children(&mut c)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+/// Strip a `type` wrapper or parentheses.
+fn unwrap(mut n: Node<'_>) -> Node<'_> {
+    while matches!(n.kind(), "type" | "parenthesized_expression") {
+        match named(n).first() {
+            Some(i) => n = *i,
+            None => break,
+        }
+    }
+    n
+}
+
+fn typed(t: &str) -> Map<String, Value> {
+    let mut s = Map::new();
+    s.insert("type".into(), t.into());
+    s
+}
+
+/// Decode the escapes of a (non-raw) Python string body.
+fn unescape_py(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut it = raw.chars().peekable();
+    let digits = |it: &mut std::iter::Peekable<std::str::Chars<'_>>, max: usize, radix: u32| {
+        let mut v: u32 = 0;
+        let mut n = 0;
+        while let Some(d) = it
+            .peek()
+            .and_then(|c| c.to_digit(radix))
+            .filter(|_| n < max)
+        {
+            v = v.saturating_mul(radix).saturating_add(d);
+            it.next();
+            n += 1;
+        }
+        (n > 0).then_some(v)
+    };
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let code = match it.peek().copied() {
+            None => Some('\\' as u32),
+            Some(e) => {
+                it.next();
+                match e {
+                    'n' => Some('\n' as u32),
+                    't' => Some('\t' as u32),
+                    'r' => Some('\r' as u32),
+                    'a' => Some(7),
+                    'b' => Some(8),
+                    'f' => Some(12),
+                    'v' => Some(11),
+                    '\\' | '\'' | '"' => Some(e as u32),
+                    '\n' => None,
+                    'x' => digits(&mut it, 2, 16),
+                    'u' => digits(&mut it, 4, 16),
+                    'U' => digits(&mut it, 8, 16),
+                    '0'..='7' => {
+                        let mut v = e.to_digit(8).unwrap_or(0);
+                        for _ in 0..2 {
+                            match it.peek().and_then(|c| c.to_digit(8)) {
+                                Some(d) => v = v * 8 + d,
+                                None => break,
+                            }
+                            it.next();
+                        }
+                        Some(v)
+                    }
+                    other => {
+                        out.push('\\');
+                        Some(other as u32)
+                    }
+                }
+            }
+        };
+        if let Some(code) = code {
+            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+        }
+    }
+    out
+}
+
+/// A Python numeric literal (`1_000`, `0x1f`, `1e3`) as JSON, negated if `neg`.
+fn py_number(text: &str, neg: bool) -> Option<Value> {
+    let t = text.replace('_', "").to_ascii_lowercase();
+    let radix =
+        |p: char, r: u32| i64::from_str_radix(t.strip_prefix('0')?.strip_prefix(p)?, r).ok();
+    let int = t.parse::<i64>().ok().or_else(|| radix('x', 16));
+    match int.or_else(|| radix('o', 8)).or_else(|| radix('b', 2)) {
+        Some(i) => Some(Value::from(if neg { -i } else { i })),
+        None => {
+            let f: f64 = t.parse().ok()?;
+            serde_json::Number::from_f64(if neg { -f } else { f }).map(Value::Number)
+        }
+    }
+}
+
+/// Per-file state: the source, module-level constants, and the current tool's
+/// low-confidence flag.
+struct Cx<'a> {
+    src: &'a str,
+    file: &'a str,
+    /// `NAME = value` assignments; `None` when a name is assigned more than once.
+    consts: HashMap<&'a str, Option<Node<'a>>>,
+    low: bool,
+    /// Evaluation steps left for the current tool (same-file constants can nest exponentially).
+    budget: Cell<u32>,
+    warnings: Vec<String>,
+}
+
+/// What a `Field(...)` says about a parameter.
+#[derive(Default)]
+struct FieldInfo {
+    extras: Map<String, Value>,
+    has_default: bool,
+    default: Option<Value>,
+}
+
+impl<'a> Cx<'a> {
+    /// Spend one evaluation step; `false` once the budget is gone.
+    fn tick(&self) -> bool {
+        let left = self.budget.get();
+        self.budget.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    fn text(&self, n: Node<'_>) -> &'a str {
+        self.src.get(n.byte_range()).unwrap_or("")
+    }
+
+    fn add_const(&mut self, a: Node<'a>) {
+        let (Some(left), Some(right)) = (
+            a.child_by_field_name("left"),
+            a.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        if left.kind() == "identifier" {
+            let name = self.text(left);
+            let fresh = !self.consts.contains_key(name);
+            self.consts.insert(name, fresh.then_some(right));
+        }
+    }
+
+    fn resolve(&self, n: Node<'a>) -> Option<Node<'a>> {
+        self.consts.get(self.text(n)).copied().flatten()
+    }
+
+    /// The last segment of a dotted name (`typing.Optional` → `Optional`).
+    fn base_name(&self, n: Node<'a>) -> &'a str {
+        let n = unwrap(n);
+        let n = match n.kind() {
+            "generic_type" => named(n).first().copied().unwrap_or(n),
+            "subscript" => n.child_by_field_name("value").unwrap_or(n),
+            _ => n,
+        };
+        let t = self.text(n).trim_matches(|c| c == '"' || c == '\'');
+        t.rsplit('.').next().unwrap_or(t).trim()
+    }
+
+    /// The tool a decorated function defines, or `None` if it has no `@<x>.tool` decorator.
+    fn decorated(&mut self, d: Node<'a>) -> Option<Tool> {
+        self.budget.set(BUDGET);
+        let def = d
+            .child_by_field_name("definition")
+            .filter(|f| f.kind() == "function_definition")?;
+        let args = named(d)
+            .into_iter()
+            .filter(|n| n.kind() == "decorator")
+            .find_map(|dec| {
+                let e = *named(dec).first()?;
+                let (attr, args) = match e.kind() {
+                    "call" => (
+                        e.child_by_field_name("function")?,
+                        e.child_by_field_name("arguments"),
+                    ),
+                    _ => (e, None),
+                };
+                let is_tool = attr.kind() == "attribute"
+                    && attr
+                        .child_by_field_name("attribute")
+                        .is_some_and(|a| self.text(a) == "tool");
+                is_tool.then_some(args)
+            })?;
+        let fname = def.child_by_field_name("name")?;
+        self.low = false;
+        let (mut name, mut description, mut title, mut annotations) = (None, None, None, None);
+        for a in args.map(named).unwrap_or_default() {
+            let (key, v) = match a.kind() {
+                "keyword_argument" => match (
+                    a.child_by_field_name("name"),
+                    a.child_by_field_name("value"),
+                ) {
+                    (Some(k), Some(v)) => (self.text(k), v),
+                    _ => continue,
+                },
+                _ if name.is_none() => ("name", a),
+                _ => continue,
+            };
+            match key {
+                "name" => match self.str_of(v, 0) {
+                    Some(n) => name = Some(n),
+                    None => {
+                        let line = v.start_position().row + 1;
+                        let msg = format!(
+                            "{}:{line}: tool name is not a string literal; skipped",
+                            self.file
+                        );
+                        self.warnings.push(msg);
+                        return None;
+                    }
+                },
+                "description" => description = self.str_or_low(v),
+                "title" => title = self.str_or_low(v),
+                "annotations" => {
+                    annotations = self.annotations(v);
+                    self.low |= annotations.is_none();
+                }
+                _ => {}
+            }
+        }
+        let doc = def
+            .child_by_field_name("body")
+            .and_then(|b| named(b).first().copied())
+            .filter(|s| s.kind() == "expression_statement")
+            .and_then(|s| named(s).first().copied())
+            .filter(|s| matches!(s.kind(), "string" | "concatenated_string"))
+            .and_then(|s| self.str_of(s, 0))
+            // FastMCP sends `fn.__doc__` as it is (indentation and an `Args:` section
+            // included) and no per-parameter descriptions: measure the surface as served.
+            .map(|d| (d, HashMap::new()));
+        let (doc_text, arg_docs) = doc.unwrap_or_default();
+        let mut tool = Tool::named(
+            &name.unwrap_or_else(|| self.text(fname).to_owned()),
+            self.origin(fname),
+            Confidence::Medium,
+        );
+        tool.description = description.or((!doc_text.is_empty()).then_some(doc_text));
+        tool.title = title;
+        tool.annotations = annotations;
+        tool.input_schema = def
+            .child_by_field_name("parameters")
+            .map(|p| self.params(p, &arg_docs));
+        tool.confidence = if self.low {
+            Confidence::Low
+        } else {
+            Confidence::Medium
+        };
+        Some(tool)
+    }
+
+    fn origin(&self, n: Node<'_>) -> Origin {
+        let p = n.start_position();
+        let line_start = n.start_byte().saturating_sub(p.column);
+        let col = self
+            .src
+            .get(line_start..n.start_byte())
+            .map_or(p.column, |s| s.chars().count());
+        let to_u32 = |x: usize| u32::try_from(x.saturating_add(1)).unwrap_or(u32::MAX);
+        Origin::at(
+            SourceFormat::PythonCode,
+            self.file,
+            to_u32(p.row),
+            to_u32(col),
+        )
+    }
+
+    fn str_or_low(&mut self, n: Node<'a>) -> Option<String> {
+        let s = self.str_of(n, 0);
+        self.low |= s.is_none();
+        s
+    }
+
+    /// `annotations={...}` or `annotations=ToolAnnotations(readOnlyHint=True, ...)`.
+    fn annotations(&mut self, v: Node<'a>) -> Option<Value> {
+        if v.kind() != "call" {
+            return self.json_of(v, 0);
+        }
+        let mut map = Map::new();
+        for a in named(v.child_by_field_name("arguments")?) {
+            let (k, v) = (
+                a.child_by_field_name("name")?,
+                a.child_by_field_name("value")?,
+            );
+            map.insert(self.text(k).to_owned(), self.json_of(v, 0)?);
+        }
+        Some(Value::Object(map))
+    }
+
+    /// The input schema of a parameter list.
+    fn params(&mut self, params: Node<'a>, docs: &HashMap<String, String>) -> Value {
+        let mut props = Map::new();
+        let mut required = Vec::new();
+        for p in named(params) {
+            let (name, ty, default) = match p.kind() {
+                "identifier" => (Some(p), None, None),
+                "typed_parameter" => (
+                    named(p)
+                        .first()
+                        .copied()
+                        .filter(|n| n.kind() == "identifier"),
+                    p.child_by_field_name("type"),
+                    None,
+                ),
+                "default_parameter" | "typed_default_parameter" => (
+                    p.child_by_field_name("name")
+                        .filter(|n| n.kind() == "identifier"),
+                    p.child_by_field_name("type"),
+                    p.child_by_field_name("value"),
+                ),
+                _ => continue,
+            };
+            let Some(name) = name.map(|n| self.text(n)) else {
+                continue;
+            };
+            if matches!(name, "self" | "cls")
+                || ty.is_some_and(|t| self.base_name(t).ends_with("Context"))
+            {
+                continue;
+            }
+            let (mut s, nullable) = match ty {
+                Some(t) => self.py_type(t, 0),
+                None => (Map::new(), false),
+            };
+            // FastMCP (pydantic) serves `Optional[X]` / `X | None` as `anyOf: [X, {type: null}]`;
+            // it stays required unless it has a default.
+            if nullable && !s.is_empty() {
+                let keep: Vec<(String, Value)> = ["description", "default", "title", "x-has-default"]
+                    .iter()
+                    .filter_map(|k| s.remove(*k).map(|v| ((*k).to_owned(), v)))
+                    .collect();
+                let inner = std::mem::take(&mut s);
+                s.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), Value::Object(typed("null"))]));
+                s.extend(keep);
+            }
+            let mut is_required = s.remove("x-has-default").is_none();
+            if let Some(d) = default {
+                match self.field(d) {
+                    Some(f) => {
+                        is_required &= !f.has_default;
+                        self.apply_field(&mut s, f);
+                    }
+                    None => {
+                        is_required = false;
+                        if let Some(v) = self.json_of(d, 0) {
+                            s.insert("default".into(), v);
+                        }
+                    }
+                }
+            }
+            if let (false, Some(d)) = (s.contains_key("description"), docs.get(name))
+                && !d.is_empty()
+            {
+                s.insert("description".into(), d.clone().into());
+            }
+            if is_required {
+                required.push(Value::String(name.to_owned()));
+            }
+            props.insert(name.to_owned(), Value::Object(s));
+        }
+        let mut schema = typed("object");
+        schema.insert("properties".into(), Value::Object(props));
+        if !required.is_empty() {
+            schema.insert("required".into(), Value::Array(required));
+        }
+        Value::Object(schema)
+    }
+
+    /// A `Field(...)` call's description, constraints and default; `None` if `n` is not one.
+    fn field(&mut self, n: Node<'a>) -> Option<FieldInfo> {
+        if n.kind() != "call" || self.base_name(n.child_by_field_name("function")?) != "Field" {
+            return None;
+        }
+        let mut f = FieldInfo::default();
+        for (i, a) in named(n.child_by_field_name("arguments")?)
+            .into_iter()
+            .enumerate()
+        {
+            let (key, v) = match (
+                a.kind(),
+                a.child_by_field_name("name"),
+                a.child_by_field_name("value"),
+            ) {
+                ("keyword_argument", Some(k), Some(v)) => (self.text(k), v),
+                (_, None, None) if i == 0 => ("default", a),
+                _ => continue,
+            };
+            let json = self.json_of(v, 0);
+            let key = match key {
+                "default" if v.kind() == "ellipsis" => continue,
+                "default" => {
+                    (f.has_default, f.default) = (true, json);
+                    continue;
+                }
+                "default_factory" => {
+                    f.has_default = true;
+                    continue;
+                }
+                "description" | "title" | "examples" | "pattern" => key,
+                "ge" => "minimum",
+                "le" => "maximum",
+                "gt" => "exclusiveMinimum",
+                "lt" => "exclusiveMaximum",
+                "min_length" => "minLength",
+                "max_length" => "maxLength",
+                _ => continue,
+            };
+            match json {
+                Some(j) => drop(f.extras.insert(key.to_owned(), j)),
+                None => self.low = true,
+            }
+        }
+        Some(f)
+    }
+
+    fn apply_field(&self, s: &mut Map<String, Value>, f: FieldInfo) {
+        let array = s.get("type").and_then(Value::as_str) == Some("array");
+        for (k, v) in f.extras {
+            let k = match (k.as_str(), array) {
+                ("minLength", true) => "minItems".to_owned(),
+                ("maxLength", true) => "maxItems".to_owned(),
+                _ => k,
+            };
+            s.insert(k, v);
+        }
+        if let Some(d) = f.default {
+            s.insert("default".into(), d);
+        }
+    }
+
+    /// A type hint as JSON Schema, plus whether it admits `None`.
+    fn py_type(&mut self, n: Node<'a>, depth: usize) -> (Map<String, Value>, bool) {
+        let n = unwrap(n);
+        if depth > MAX_DEPTH || !self.tick() {
+            self.low = true;
+            return (Map::new(), false);
+        }
+        match n.kind() {
+            "none" => (typed("null"), true),
+            "identifier" | "attribute" => (self.simple_type(self.base_name(n)), false),
+            "generic_type" | "subscript" => {
+                let args = match n.kind() {
+                    "subscript" => {
+                        let mut c = n.walk();
+                        n.children_by_field_name("subscript", &mut c).collect()
+                    }
+                    _ => named(n).get(1).map(|p| named(*p)).unwrap_or_default(),
+                };
+                self.generic(self.base_name(n), &args, depth)
+            }
+            "union_type" | "binary_operator" if self.is_union(n) => {
+                let mut members = Vec::new();
+                let mut stack = vec![n];
+                while let Some(m) = stack.pop().map(unwrap) {
+                    if members.len() + stack.len() > MAX_DEPTH {
+                        self.low = true;
+                        break;
+                    }
+                    if self.is_union(m) {
+                        stack.extend(named(m).into_iter().rev());
+                    } else {
+                        members.push(m);
+                    }
+                }
+                self.union(&members, depth)
+            }
+            _ => {
+                self.low = true;
+                (Map::new(), false)
+            }
+        }
+    }
+
+    fn is_union(&self, n: Node<'a>) -> bool {
+        n.kind() == "union_type"
+            || (n.kind() == "binary_operator"
+                && n.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "|"))
+    }
+
+    fn simple_type(&mut self, name: &str) -> Map<String, Value> {
+        let with_format = |f: &str| {
+            let mut s = typed("string");
+            s.insert("format".into(), f.into());
+            s
+        };
+        match name {
+            "str" | "bytes" => typed("string"),
+            "int" => typed("integer"),
+            "float" | "Decimal" => typed("number"),
+            "bool" => typed("boolean"),
+            "list" | "List" | "Sequence" | "tuple" | "Tuple" | "set" | "Set" | "frozenset"
+            | "Iterable" => typed("array"),
+            "dict" | "Dict" | "Mapping" => typed("object"),
+            "None" => typed("null"),
+            "datetime" => with_format("date-time"),
+            "date" => with_format("date"),
+            "UUID" => with_format("uuid"),
+            "Any" | "object" => Map::new(),
+            _ => {
+                self.low = true;
+                Map::new()
+            }
+        }
+    }
+
+    /// `Base[args]`.
+    fn generic(
+        &mut self,
+        base: &str,
+        args: &[Node<'a>],
+        depth: usize,
+    ) -> (Map<String, Value>, bool) {
+        let first = args.first().copied();
+        match base {
+            "Optional" => {
+                first.map_or((Map::new(), true), |a| (self.py_type(a, depth + 1).0, true))
+            }
+            "Union" => self.union(args, depth),
+            "Annotated" => {
+                let Some(a) = first else {
+                    return (Map::new(), false);
+                };
+                let (mut s, nullable) = self.py_type(a, depth + 1);
+                for extra in &args[1..] {
+                    if let Some(f) = self.field(unwrap(*extra)) {
+                        if f.has_default {
+                            s.insert("x-has-default".into(), true.into());
+                        }
+                        self.apply_field(&mut s, f);
+                    }
+                }
+                (s, nullable)
+            }
+            "Literal" => {
+                let values: Vec<Value> = args
+                    .iter()
+                    .filter_map(|a| self.json_of(unwrap(*a), depth + 1))
+                    .collect();
+                let types: Vec<_> = values.iter().map(json_type).collect();
+                let mut s = Map::new();
+                if let Some(Some(t)) = types.first().filter(|t| types.iter().all(|x| x == *t)) {
+                    s.insert("type".into(), (*t).into());
+                }
+                s.insert("enum".into(), Value::Array(values));
+                (s, false)
+            }
+            "list" | "List" | "Sequence" | "set" | "Set" | "frozenset" | "FrozenSet"
+            | "Iterable" | "tuple" | "Tuple" => {
+                let mut s = typed("array");
+                let homogeneous =
+                    args.len() == 1 || args.get(1).is_some_and(|a| unwrap(*a).kind() == "ellipsis");
+                if let (Some(a), true) = (first, homogeneous) {
+                    s.insert("items".into(), Value::Object(self.py_type(a, depth + 1).0));
+                }
+                (s, false)
+            }
+            "dict" | "Dict" | "Mapping" => {
+                let mut s = typed("object");
+                if let Some(v) = args
+                    .get(1)
+                    .map(|a| self.py_type(*a, depth + 1).0)
+                    .filter(|v| !v.is_empty())
+                {
+                    s.insert("additionalProperties".into(), Value::Object(v));
+                }
+                (s, false)
+            }
+            _ => {
+                self.low = true;
+                (Map::new(), false)
+            }
+        }
+    }
+
+    /// `A | B | None` or `Union[A, B, None]`: `None` makes it nullable; one other member is
+    /// that member, several are `anyOf`.
+    fn union(&mut self, members: &[Node<'a>], depth: usize) -> (Map<String, Value>, bool) {
+        let mut nullable = false;
+        let mut schemas = Vec::new();
+        for m in members {
+            let m = unwrap(*m);
+            if m.kind() == "none" || self.text(m) == "None" {
+                nullable = true;
+            } else {
+                schemas.push(self.py_type(m, depth + 1).0);
+            }
+        }
+        if schemas.len() == 1 {
+            return (schemas.pop().unwrap_or_default(), nullable);
+        }
+        let mut s = Map::new();
+        s.insert(
+            "anyOf".into(),
+            Value::Array(schemas.into_iter().map(Value::Object).collect()),
+        );
+        (s, nullable)
+    }
+
+    /// A string known statically: a literal without interpolation, implicit concatenation, `+`,
+    /// or a module-level constant.
+    fn str_of(&self, n: Node<'a>, depth: usize) -> Option<String> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let n = unwrap(n);
+        match n.kind() {
+            "string" => {
+                let parts = named(n);
+                if parts.iter().any(|p| p.kind() == "interpolation") {
+                    return None;
+                }
+                let (start, end) = (parts.first()?, parts.last()?);
+                let prefix = self.text(*start).to_ascii_lowercase();
+                let body = self.src.get(start.end_byte()..end.start_byte())?;
+                let s = if prefix.contains('r') {
+                    body.to_owned()
+                } else {
+                    unescape_py(body)
+                };
+                Some(if prefix.contains('f') {
+                    s.replace("{{", "{").replace("}}", "}")
+                } else {
+                    s
+                })
+            }
+            "concatenated_string" => named(n)
+                .into_iter()
+                .map(|p| self.str_of(p, depth + 1))
+                .collect(),
+            "binary_operator"
+                if n.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "+") =>
+            {
+                let l = self.str_of(n.child_by_field_name("left")?, depth + 1)?;
+                Some(l + &self.str_of(n.child_by_field_name("right")?, depth + 1)?)
+            }
+            "identifier" => self.str_of(self.resolve(n)?, depth + 1),
+            _ => None,
+        }
+    }
+
+    /// A literal expression as JSON; `None` if it is not a literal.
+    fn json_of(&mut self, n: Node<'a>, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let n = unwrap(n);
+        Some(match n.kind() {
+            "string" | "concatenated_string" => Value::String(self.str_of(n, depth)?),
+            "integer" | "float" => py_number(self.text(n), false)?,
+            "unary_operator" => {
+                let op = self.text(n.child_by_field_name("operator")?);
+                let arg = n.child_by_field_name("argument")?;
+                if !matches!(arg.kind(), "integer" | "float") || !matches!(op, "-" | "+") {
+                    return None;
+                }
+                py_number(self.text(arg), op == "-")?
+            }
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            "none" => Value::Null,
+            "list" | "tuple" | "set" => {
+                let items: Option<Vec<Value>> = named(n)
+                    .into_iter()
+                    .map(|e| self.json_of(e, depth + 1))
+                    .collect();
+                Value::Array(items?)
+            }
+            "dictionary" => {
+                let mut map = Map::new();
+                for p in named(n) {
+                    let (k, v) = (
+                        p.child_by_field_name("key")?,
+                        p.child_by_field_name("value")?,
+                    );
+                    let k = self
+                        .str_of(k, depth + 1)
+                        .unwrap_or_else(|| self.text(k).to_owned());
+                    map.insert(k, self.json_of(v, depth + 1)?);
+                }
+                Value::Object(map)
+            }
+            "identifier" => return self.json_of(self.resolve(n)?, depth + 1),
+            _ => return None,
+        })
+    }
+}
+
+/// The JSON Schema type of a literal value.
+fn json_type(v: &Value) -> Option<&'static str> {
+    match v {
+        Value::String(_) => Some("string"),
+        Value::Number(n) if n.is_f64() => Some("number"),
+        Value::Number(_) => Some("integer"),
+        Value::Bool(_) => Some("boolean"),
+        Value::Null => Some("null"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    fn py(src: &str) -> CodeFindings {
+        extract("server.py", src)
+    }
+
+    fn one(src: &str) -> Tool {
+        let f = py(src);
+        assert_eq!(f.tools.len(), 1, "{f:?}");
+        f.tools.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn fastmcp_quickstart() {
+        let src = r#"from mcp.server.fastmcp import FastMCP
+
+# Create an MCP server
+mcp = FastMCP("Demo")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    """Add two numbers"""
+    return a + b
+"#;
+        let t = one(src);
+        assert_eq!(t.name, "add");
+        assert_eq!(t.description.as_deref(), Some("Add two numbers"));
+        assert_eq!(
+            t.input_schema,
+            Some(
+                json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                        "required": ["a", "b"]})
+            )
+        );
+        assert_eq!(
+            t.origin,
+            Origin::at(SourceFormat::PythonCode, "server.py", 8, 5)
+        );
+        assert_eq!(t.confidence, Confidence::Medium);
+    }
+
+    #[test]
+    fn google_docstring_args_and_async() {
+        let src = r#"
+@mcp.tool()
+async def get_forecast(latitude: float, longitude: float, days: int = 3) -> str:
+    """Get weather forecast for a location.
+
+    Uses the NWS API.
+
+    Args:
+        latitude: Latitude of the location
+        longitude (float): Longitude of the
+            location, in degrees
+        days: How many days
+
+    Returns:
+        The forecast text.
+    """
+    points_url = f"{NWS_API_BASE}/points/{latitude},{longitude}"
+"#;
+        let t = one(src);
+        assert_eq!(t.name, "get_forecast");
+        assert_eq!(
+            t.description.as_deref(),
+            Some("Get weather forecast for a location.\n\n    Uses the NWS API.\n\n    Args:\n        latitude: Latitude of the location\n        longitude (float): Longitude of the\n            location, in degrees\n        days: How many days\n\n    Returns:\n        The forecast text.\n    ")
+        );
+        assert_eq!(
+            t.input_schema.unwrap(),
+            json!({"type": "object", "properties": {
+                "latitude": {"type": "number"},
+                "longitude": {"type": "number"},
+                "days": {"type": "integer", "default": 3},
+            }, "required": ["latitude", "longitude"]})
+        );
+        assert_eq!((t.origin.line, t.origin.column), (Some(3), Some(11)));
+    }
+
+    #[test]
+    fn numpy_docstring() {
+        let src = "@server.tool\ndef f(x: str, y: bool = False):\n    \"\"\"Do f.\n\n    Parameters\n    ----------\n    x : str\n        The x.\n    y : bool\n        The y.\n\n    Returns\n    -------\n    str\n    \"\"\"\n";
+        let t = one(src);
+        // FastMCP sends the docstring whole and no per-parameter descriptions.
+        assert_eq!(t.description.as_deref(), Some("Do f.\n\n    Parameters\n    ----------\n    x : str\n        The x.\n    y : bool\n        The y.\n\n    Returns\n    -------\n    str\n    "));
+        assert_eq!(
+            t.input_schema.unwrap(),
+            json!({"type": "object", "properties": {
+                "x": {"type": "string"},
+                "y": {"type": "boolean", "default": false},
+            }, "required": ["x"]})
+        );
+    }
+
+    #[test]
+    fn decorator_forms() {
+        let src = r#"
+TOOL = "from_const"
+
+@mcp.tool
+def bare() -> str:
+    """
+        Indented first line.
+          More indented.
+    """
+
+@app.tool(name="renamed", description="Explicit description", title="Nice title",
+          annotations={"readOnlyHint": True, "idempotentHint": False})
+def original(self, ctx: Context, q: str) -> str:
+    """Ignored docstring."""
+
+@mcp.tool("positional")
+def g(cls, c: Context[ServerSession, None], *args, **kwargs):
+    pass
+
+@server.tool(name=TOOL, annotations=ToolAnnotations(destructiveHint=True))
+def h(x):
+    pass
+
+@mcp.tool(name=get_name())
+def dynamic():
+    pass
+
+@pytest.fixture
+def not_a_tool():
+    pass
+
+@mcp.resource("config://app")
+def also_not(): ...
+"#;
+        let f = py(src);
+        assert_eq!(
+            f.warnings,
+            ["server.py:24: tool name is not a string literal; skipped"]
+        );
+        let names: Vec<_> = f.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["bare", "renamed", "positional", "from_const"]);
+        let t = &f.tools;
+        assert_eq!(
+            t[0].description.as_deref(),
+            Some("\n        Indented first line.\n          More indented.\n    ")
+        );
+        assert_eq!(
+            t[0].input_schema,
+            Some(json!({"type": "object", "properties": {}}))
+        );
+        assert_eq!(t[1].description.as_deref(), Some("Explicit description"));
+        assert_eq!(t[1].title.as_deref(), Some("Nice title"));
+        assert_eq!(
+            t[1].annotations,
+            Some(json!({"readOnlyHint": true, "idempotentHint": false}))
+        );
+        assert_eq!(
+            t[1].input_schema,
+            Some(
+                json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]})
+            )
+        );
+        assert_eq!(t[2].description, None);
+        assert_eq!(
+            t[2].input_schema,
+            Some(json!({"type": "object", "properties": {}}))
+        );
+        assert_eq!(t[3].annotations, Some(json!({"destructiveHint": true})));
+        assert_eq!(
+            t[3].input_schema,
+            Some(json!({"type": "object", "properties": {"x": {}}, "required": ["x"]}))
+        );
+        assert!(t.iter().all(|t| t.confidence == Confidence::Medium));
+    }
+
+    #[test]
+    fn type_mapping() {
+        let src = r#"
+@mcp.tool()
+def search(
+    query: Annotated[str, Field(description="Search terms", min_length=1)],
+    tags: list[str],
+    ids: List[int] = [],
+    scores: Sequence[float] = (),
+    meta: dict[str, int] | None = None,
+    raw: Dict = {},
+    maybe: Optional[str] = None,
+    either: Union[int, str],
+    pipe: int | None,
+    mode: Literal["fast", 'slow'] = "fast",
+    level: Literal[1, 2, 3] = 1,
+    limit: int = Field(default=10, ge=1, le=100, description="Max results"),
+    items: list[str] = Field(description="Items", max_length=5),
+    anything=None,
+    untyped=-1.5,
+    flag: typing.Optional[bool] = True,
+    stamp: datetime = None,
+    pair: tuple[int, str] = (1, "a"),
+    custom: MyModel = None,
+) -> list[dict]:
+    """Search things."""
+"#;
+        let t = one(src);
+        assert_eq!(
+            t.input_schema.unwrap(),
+            json!({"type": "object", "properties": {
+                "query": {"type": "string", "description": "Search terms", "minLength": 1},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "ids": {"type": "array", "items": {"type": "integer"}, "default": []},
+                "scores": {"type": "array", "items": {"type": "number"}, "default": []},
+                "meta": {"anyOf": [{"type": "object", "additionalProperties": {"type": "integer"}}, {"type": "null"}], "default": null},
+                "raw": {"type": "object", "default": {}},
+                "maybe": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null},
+                "either": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+                "pipe": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                "mode": {"type": "string", "enum": ["fast", "slow"], "default": "fast"},
+                "level": {"type": "integer", "enum": [1, 2, 3], "default": 1},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results", "default": 10},
+                "items": {"type": "array", "items": {"type": "string"}, "description": "Items", "maxItems": 5},
+                "anything": {"default": null},
+                "untyped": {"default": -1.5},
+                "flag": {"anyOf": [{"type": "boolean"}, {"type": "null"}], "default": true},
+                "stamp": {"type": "string", "format": "date-time", "default": null},
+                "pair": {"type": "array", "default": [1, "a"]},
+                "custom": {"default": null},
+            }, "required": ["query", "tags", "either", "pipe", "items"]})
+        );
+        // `MyModel` is not resolvable statically.
+        assert_eq!(t.confidence, Confidence::Low);
+    }
+
+    #[test]
+    fn strings_and_non_ascii() {
+        let src = "DESC = 'Grüße ' 'aus Köln'\n\n@mcp.tool(description=DESC + \"\\u2014 \\x41\\n\")\ndef grüßen(name: str = r\"\\d\") -> str:\n    return f\"Hallo {name}\"\n";
+        let t = one(src);
+        assert_eq!(t.name, "grüßen");
+        assert_eq!(t.description.as_deref(), Some("Grüße aus Köln— A\n"));
+        assert_eq!(
+            t.input_schema.unwrap()["properties"]["name"],
+            json!({"type": "string", "default": "\\d"})
+        );
+        assert_eq!((t.origin.line, t.origin.column), (Some(4), Some(5)));
+        assert_eq!(unescape_py(r"a\tb\\c\101\0\q\"), "a\tb\\cA\0\\q\\");
+    }
+
+    #[test]
+    fn nested_and_methods() {
+        let src = r#"
+def register(mcp: FastMCP) -> None:
+    @mcp.tool()
+    async def inner(path: str, ctx: "Context") -> str:
+        '''Read a file.'''
+
+class Tools:
+    @self.mcp.tool(description=f"x{y}")
+    def method(self, n: int):
+        pass
+"#;
+        let f = py(src);
+        assert_eq!(f.tools.len(), 2);
+        assert_eq!(f.tools[0].name, "inner");
+        assert_eq!(f.tools[0].origin.line, Some(4));
+        assert_eq!(
+            f.tools[0].input_schema.as_ref().unwrap()["required"],
+            json!(["path"])
+        );
+        assert_eq!(
+            (f.tools[1].description.as_deref(), f.tools[1].confidence),
+            (None, Confidence::Low)
+        );
+    }
+
+    #[test]
+    fn robustness() {
+        assert!(py("").tools.is_empty());
+        assert!(py("import os\nprint('hello')\n").tools.is_empty());
+        // An error in a body leaves the signature readable.
+        let f = py(
+            "@mcp.tool()\ndef ok(x: str):\n    \"\"\"Ok.\"\"\"\n    return x +* 2\n\n@mcp.tool()\ndef ok2(y: int):\n    return $$\n",
+        );
+        let got: Vec<_> = f
+            .tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.description.as_deref()))
+            .collect();
+        assert_eq!(got, [("ok", Some("Ok.")), ("ok2", None)]);
+        assert_eq!(
+            f.tools[1].input_schema.as_ref().unwrap()["required"],
+            json!(["y"])
+        );
+        // A broken signature: tree-sitter recovers somehow; only require no panic and a tool.
+        let f = py(
+            "@mcp.tool()\ndef broken(a: int, b: \n    pass\n\n@mcp.tool()\ndef fine(x: str):\n    pass\n",
+        );
+        assert!(!f.tools.is_empty());
+        for junk in [
+            "@mcp.tool(",
+            "@mcp.tool\ndef",
+            "@x.tool()\ndef f(a: \"",
+            "@a.tool\ndef f(x: List[[[[",
+            "\"\"\"\\",
+        ] {
+            let _ = py(junk);
+        }
+        let deep = format!(
+            "@m.tool\ndef f(a: {}int{}): pass\n",
+            "List[".repeat(3000),
+            "]".repeat(3000)
+        );
+        assert_eq!(one(&deep).confidence, Confidence::Low);
+        let mut consts = String::from("D0 = 'ab'\n");
+        for i in 1..=60 {
+            consts.push_str(&format!("D{i} = D{p} + D{p}\n", p = i - 1));
+        }
+        consts.push_str("@mcp.tool(description=D60)\ndef f(): pass\n");
+        assert_eq!(one(&consts).confidence, Confidence::Low);
+        let union = format!("@m.tool\ndef f(a: {}None): pass\n", "int | ".repeat(3000));
+        let _ = py(&union);
+    }
+
+    #[test]
+    fn large_file() {
+        let mut src =
+            String::from("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('big')\n");
+        while src.len() < 1_000_000 {
+            src.push_str(
+                "def helper(a, b=2):\n    return a * b  # filler to make the file large\n",
+            );
+        }
+        src.push_str("@mcp.tool()\ndef last(q: str) -> str:\n    \"\"\"At the end.\"\"\"\n");
+        let t = one(&src);
+        assert_eq!(t.name, "last");
+        assert_eq!(
+            t.origin.line,
+            Some(u32::try_from(src.lines().count()).unwrap() - 1)
+        );
+    }
+}
