@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::surface::formats::LoadError;
+use crate::surface::live::LiveError;
 use crate::surface::scan::ScanError;
 
 /// Everything that can stop a command. Messages say what happened, where, and what to do.
@@ -14,6 +15,15 @@ pub enum Error {
     /// A repository scan could not run.
     #[error(transparent)]
     Scan(#[from] ScanError),
+    /// A live MCP server could not be listed.
+    #[error(transparent)]
+    Live(#[from] LiveError),
+    /// A suite could not be read.
+    #[error(transparent)]
+    Suite(#[from] crate::suite::SuiteError),
+    /// A baseline could not be read.
+    #[error(transparent)]
+    Baseline(#[from] crate::analyze::baseline::BaselineError),
     /// Writing an output file failed.
     #[error("cannot write {path}: {source}")]
     Write {

@@ -4,11 +4,12 @@
 //! produce plain data ([`report`]); renderers turn that data into bytes. The binary in
 //! `main.rs` only parses arguments, calls [`run`] and maps the result to an [`Exit`] code.
 
+pub mod analyze;
 pub mod cli;
 pub mod error;
 pub mod exit;
-pub mod report;
 pub mod render;
+pub mod report;
 pub mod suite;
 pub mod surface;
 pub mod util;

@@ -1,7 +1,13 @@
 //! Command-line types (clap derive) only. Each command's flags live in their own file and are
 //! converted once into a validated configuration before anything runs.
 
+pub mod check;
+pub mod cluster;
+pub mod coverage;
+pub mod input;
+pub mod lint;
 pub mod scan;
+pub mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -33,4 +39,10 @@ pub enum ColorChoice {
 pub enum Command {
     /// Find every tool definition in a repository (free, offline, executes nothing).
     Scan(scan::ScanArgs),
+    /// Find what will confuse a model (free, offline).
+    Lint(lint::LintArgs),
+    /// The install gate: compare a new capability with the installed tools (pass | warn).
+    Check(check::CheckArgs),
+    /// Which tools lack reviewed test cases.
+    Coverage(coverage::CoverageArgs),
 }

@@ -32,4 +32,12 @@ pub struct ScanArgs {
     /// node_modules are still skipped).
     #[arg(long)]
     pub no_ignore: bool,
+    /// Start the MCP servers found in client configs (stdio and HTTP) and record their live
+    /// tools beside the static ones. Executes commands from the repository: only use on code
+    /// you trust. Without this flag nothing is executed.
+    #[arg(long)]
+    pub probe: bool,
+    /// Seconds each probed server gets for each phase (start, initialize, tools/list).
+    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "probe")]
+    pub probe_timeout: u64,
 }

@@ -1,5 +1,9 @@
 //! Command implementations: validate the parsed flags, call the engine, render, write.
 
+mod check;
+mod coverage;
+mod input;
+mod lint;
 mod scan;
 
 use std::io::{IsTerminal, Write};
@@ -10,9 +14,14 @@ use crate::{Error, Exit};
 
 /// Run the parsed command.
 pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
-    let style = Style { color: use_color(cli.color) };
+    let style = Style {
+        color: use_color(cli.color),
+    };
     match cli.command {
         Command::Scan(args) => scan::run(&args, style),
+        Command::Lint(args) => lint::run(&args, style),
+        Command::Check(args) => check::run(&args, style),
+        Command::Coverage(args) => coverage::run(&args, style),
     }
 }
 
@@ -20,7 +29,10 @@ fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
     }
 }
 
@@ -28,7 +40,10 @@ fn use_color(choice: ColorChoice) -> bool {
 pub(crate) fn print(text: &str) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Write { path: "<stdout>".into(), source: e }),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Write {
+            path: "<stdout>".into(),
+            source: e,
+        }),
         _ => Ok(()),
     }
 }

@@ -5,15 +5,26 @@ use std::path::Path;
 use crate::cli::scan::ScanArgs;
 use crate::render::terminal::Style;
 use crate::report::scan::{build, draft_suite};
-use crate::surface::scan::{scan, ScanOptions};
+use crate::surface::scan::{ScanOptions, scan};
 use crate::util::atomic::write_atomic;
-use crate::{render, Error, Exit};
+use crate::{Error, Exit, render};
 
 pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
-    let options = ScanOptions { max_file_bytes: args.max_file_size, threads: args.threads, respect_gitignore: !args.no_ignore };
-    let result = scan(&args.root, &options)?;
+    let options = ScanOptions {
+        max_file_bytes: args.max_file_size,
+        threads: args.threads,
+        respect_gitignore: !args.no_ignore,
+    };
+    let mut result = scan(&args.root, &options)?;
+    // `--probe` is the only path on which anything from the repository is executed.
+    let probes = if args.probe {
+        probe_servers(&args.root, &mut result, args.probe_timeout)?
+    } else {
+        Vec::new()
+    };
     let root_display = args.root.to_string_lossy().replace('\\', "/");
-    let report = build(&root_display, &result);
+    let mut report = build(&root_display, &result);
+    report.probes = probes;
     let name = std::fs::canonicalize(&args.root)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -24,10 +35,17 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
     if found && !args.no_write {
         let dir = args.out_dir.clone().unwrap_or_else(|| args.root.clone());
         let suite_path = suite_target(&dir);
-        write(&dir.join("mf.scan.json"), &render::json::to_string(&report))?;
+        write(
+            &dir.join("mf.scan.json"),
+            &render::json::to_string(&report),
+        )?;
         write(&suite_path, &render::json::to_string(&draft))?;
         if !args.json {
-            super::note(&format!("wrote {} and {}", dir.join("mf.scan.json").display(), suite_path.display()));
+            super::note(&format!(
+                "wrote {} and {}",
+                dir.join("mf.scan.json").display(),
+                suite_path.display()
+            ));
         }
     }
     if args.json {
@@ -56,12 +74,70 @@ fn suite_target(dir: &Path) -> std::path::PathBuf {
                 .ok()
                 .and_then(|v| v.get("draft").and_then(serde_json::Value::as_bool))
                 == Some(true);
-            if is_draft { main } else { dir.join("mf.suite.draft.json") }
+            if is_draft {
+                main
+            } else {
+                dir.join("mf.suite.draft.json")
+            }
         }
         Err(_) => main,
     }
 }
 
+/// Start every configured server, add its live tools to `result` (origin `{server, live}`).
+fn probe_servers(
+    root: &Path,
+    result: &mut crate::surface::scan::ScanResult,
+    secs: u64,
+) -> Result<Vec<crate::report::scan::Probe>, Error> {
+    use crate::surface::live::LiveOptions;
+    use crate::surface::target::{Target, load_target};
+    let timeout = std::time::Duration::from_secs(secs.max(1));
+    let opts = LiveOptions {
+        timeout_start: timeout,
+        timeout_init: timeout,
+        timeout_list: timeout,
+        ..LiveOptions::default()
+    };
+    let mut probes = Vec::new();
+    for server in result.servers.clone() {
+        let loaded = Target::from_config(root, &server)
+            .map_err(Error::from)
+            .and_then(|t| load_target(&t, &opts));
+        let probe = match loaded {
+            Ok(loaded) => {
+                let n = loaded.surface.tools.len();
+                result.tools.extend(loaded.surface.tools);
+                crate::report::scan::Probe {
+                    server: server.name.clone(),
+                    transport: server.transport,
+                    ok: true,
+                    tools: n,
+                    error: None,
+                }
+            }
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            Err(e) => crate::report::scan::Probe {
+                server: server.name.clone(),
+                transport: server.transport,
+                ok: false,
+                tools: 0,
+                error: Some(e.to_string()),
+            },
+        };
+        match &probe.error {
+            None => super::note(&format!("probe {}: {} tools", probe.server, probe.tools)),
+            Some(e) => super::note(&format!("probe {}: failed: {e}", probe.server)),
+        }
+        probes.push(probe);
+    }
+    Ok(probes)
+}
+
+/// The report with a `probes` array added when `--probe` ran (an additive field).
 fn write(path: &Path, text: &str) -> Result<(), Error> {
-    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write { path: path.to_path_buf(), source })
+    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }

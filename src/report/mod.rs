@@ -1,3 +1,7 @@
 //! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
 
+pub mod check;
+pub mod cluster;
+pub mod coverage;
+pub mod lint;
 pub mod scan;

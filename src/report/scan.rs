@@ -41,6 +41,25 @@ pub struct ScanReport {
     pub ref_issues: Vec<RefIssue>,
     /// Files skipped or partly read, with the reason.
     pub warnings: Vec<ScanWarning>,
+    /// Configured servers started by `--probe` (absent without it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<Probe>,
+}
+
+/// The outcome of starting one configured server (`mf scan --probe`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Probe {
+    /// The config entry's name.
+    pub server: String,
+    /// How it was reached.
+    pub transport: crate::surface::scan::mcp_config::Transport,
+    /// Whether its tools were listed.
+    pub ok: bool,
+    /// How many tools it served.
+    pub tools: usize,
+    /// Why it failed (command not found, timeout, exited early with its stderr tail, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// Counts of a scan.
@@ -102,6 +121,7 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
         servers: result.servers.clone(),
         ref_issues: normalized.ref_issues,
         warnings: result.warnings.clone(),
+        probes: Vec::new(),
     }
 }
 
@@ -111,14 +131,14 @@ pub fn draft_suite(name: &str, result: &ScanResult) -> Suite {
         .tools
         .iter()
         .map(|t| {
-            SuiteTool::Inline(InlineTool {
+            SuiteTool::Inline(Box::new(InlineTool {
                 name: t.name.clone(),
                 title: t.title.clone(),
                 description: t.description.clone(),
                 parameters: t.input_schema.clone(),
                 annotations: t.annotations.clone(),
                 origin: Some(t.origin.display()),
-            })
+            }))
         })
         .collect();
     Suite {
@@ -131,5 +151,7 @@ pub fn draft_suite(name: &str, result: &ScanResult) -> Suite {
         skills: result.skills.iter().map(|s| SuiteSkill { name: s.name.clone(), description: s.description.clone() }).collect(),
         cases: vec![],
         profiles: BTreeMap::new(),
+        suppressions: vec![],
+        execution: None,
     }
 }

@@ -35,10 +35,136 @@ pub struct Suite {
     pub skills: Vec<SuiteSkill>,
     /// Test cases (see SCHEMA.md; evaluated by `mf eval`).
     #[serde(default)]
-    pub cases: Vec<Value>,
+    pub cases: Vec<Case>,
     /// Mount groups: group name → tool names.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub profiles: BTreeMap<String, Vec<String>>,
+    /// Lint findings the team accepted: `{code, tool?, reason?}`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suppressions: Vec<Suppression>,
+    /// How tool implementations run for `--execute` (kept as written; not used yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Value>,
+}
+
+/// One test case: a user message and the tool a model should pick for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Case {
+    /// Stable id, unique in the suite.
+    pub id: String,
+    /// The user message.
+    pub input: String,
+    /// The tool to call; `null` = must not call any tool. Absent = not stated (an error for eval).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expected_tool: Option<Option<String>>,
+    /// Assertions on the arguments (literal, `$contains`, `$oneOf`, `$exists`, `$regex`, ranges).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_args: Option<Value>,
+    /// Arguments for `--execute`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_input: Option<Value>,
+    /// Expectations for `--execute`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Value>,
+    /// Tags for `--only` / `--skip`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Where the case came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// `false` = never counts in official scores. Default true.
+    #[serde(default = "yes")]
+    pub reviewed: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Distinguish `"expectedTool": null` (Some(None)) from an absent key (None).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+impl Case {
+    /// True for a must-not-call case.
+    pub fn is_must_not_call(&self) -> bool {
+        matches!(self.expected_tool, Some(None))
+    }
+}
+
+/// An accepted lint finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Suppression {
+    /// The rule code.
+    pub code: String,
+    /// The tool it applies to; absent = every tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Why it is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Why a suite could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Load(#[from] crate::surface::formats::LoadError),
+    /// The file is not a valid suite.
+    #[error("{file}:{line}:{column}: {message}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What serde said, e.g. ``unknown field `foo`, expected one of …``.
+        message: String,
+    },
+    /// A reference inside the suite is wrong (duplicate case id, unknown tool in a profile).
+    #[error("{file}: {message}")]
+    Reference {
+        /// The file.
+        file: String,
+        /// What is wrong and what to do.
+        message: String,
+    },
+}
+
+/// Read and validate a suite file (JSON). Unknown keys are errors naming file, line and key.
+pub fn read_suite(path: &std::path::Path, display: &str) -> Result<Suite, SuiteError> {
+    let text =
+        crate::surface::formats::read_text(path, display, crate::surface::formats::MAX_FILE_BYTES)?;
+    let suite: Suite = serde_json::from_str(&text).map_err(|e| SuiteError::Invalid {
+        file: display.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message: e
+            .to_string()
+            .split(" at line ")
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
+    })?;
+    let mut seen = std::collections::BTreeSet::new();
+    for case in &suite.cases {
+        if !seen.insert(case.id.as_str()) {
+            return Err(SuiteError::Reference {
+                file: display.to_owned(),
+                message: format!("case id {:?} appears twice; ids must be unique", case.id),
+            });
+        }
+    }
+    Ok(suite)
 }
 
 fn default_version() -> u32 {
@@ -56,7 +182,7 @@ pub enum SuiteTool {
         reference: String,
     },
     /// An inline definition.
-    Inline(InlineTool),
+    Inline(Box<InlineTool>),
 }
 
 /// An inline suite tool `{name, title?, description, parameters, annotations?, origin?}`.

@@ -4,8 +4,10 @@
 pub mod fingerprint;
 pub mod formats;
 pub mod json_doc;
+pub mod live;
 pub mod normalize;
 pub mod scan;
+pub mod target;
 pub mod tokens;
 
 use serde::{Deserialize, Serialize};
@@ -55,7 +57,9 @@ impl Origin {
 }
 
 /// The input shape a definition was read from. Part of the scan JSON contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SourceFormat {
     /// An MCP `tools/list` result (any of its three shapes).
@@ -76,6 +80,8 @@ pub enum SourceFormat {
     PythonCode,
     /// A `SKILL.md` front matter.
     SkillMd,
+    /// An MCP client config entry (`.mcp.json` and friends).
+    McpConfig,
     /// A live MCP server.
     Live,
     /// Unknown or not recorded.

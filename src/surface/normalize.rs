@@ -145,17 +145,23 @@ fn inline_at(
                     report(RefProblem::External, issues);
                     return node.clone();
                 }
-                if stack.iter().any(|s| s == r) || stack.len() >= MAX_REF_DEPTH {
+                let target_pointer = decode_fragment(&r[1..]);
+                // A ref to itself or an enclosing object (`pointer` is always the real location)
+                // or one already being expanded never ends.
+                let encloses = target_pointer.as_deref().is_some_and(|t| *pointer == t || pointer.starts_with(&format!("{t}/")) || t.is_empty());
+                if encloses || stack.iter().any(|s| s == r) || stack.len() >= MAX_REF_DEPTH {
                     report(RefProblem::Cyclic, issues);
                     return node.clone();
                 }
-                let target = decode_fragment(&r[1..]).and_then(|p| root.pointer(&p));
-                let Some(target) = target else {
+                let target = target_pointer.as_deref().and_then(|p| root.pointer(p));
+                let (Some(target), Some(target_pointer)) = (target, target_pointer) else {
                     report(RefProblem::Missing, issues);
                     return node.clone();
                 };
                 stack.push(r.clone());
+                let here = std::mem::replace(pointer, target_pointer);
                 let mut resolved = inline_at(root, target, tool, pointer, stack, issues);
+                *pointer = here;
                 stack.pop();
                 // Sibling keywords next to $ref (allowed since 2019-09) are kept, ref wins on clash.
                 if let Value::Object(res) = &mut resolved {
@@ -269,14 +275,18 @@ mod tests {
         })));
         let mut problems: Vec<(String, RefProblem)> = issues.iter().map(|i| (i.at.clone(), i.problem)).collect();
         problems.sort_by(|a, b| a.0.cmp(&b.0));
-        assert_eq!(problems, vec![
-            ("/$defs/node/properties/next".to_owned(), RefProblem::Cyclic),
-            ("/properties/ext".to_owned(), RefProblem::External),
-            ("/properties/gone".to_owned(), RefProblem::Missing),
-            ("/properties/node/properties/next".to_owned(), RefProblem::Cyclic),
-        ]);
+        // The cycle is reported once, where the `$ref` is written.
+        assert_eq!(
+            problems,
+            vec![
+                ("/$defs/node/properties/next".to_owned(), RefProblem::Cyclic),
+                ("/properties/ext".to_owned(), RefProblem::External),
+                ("/properties/gone".to_owned(), RefProblem::Missing),
+            ]
+        );
         let schema = t.input_schema.expect("schema");
         assert_eq!(schema["properties"]["ext"]["$ref"], "https://example.com/s.json");
+        // The ref to `node` is inlined one level; the self-reference inside stays as written.
         assert_eq!(schema["properties"]["node"]["properties"]["next"]["$ref"], "#/$defs/node");
     }
 

@@ -2,7 +2,7 @@
 //! JSON envelope around them) and in total, with a named tokenizer. OpenAI families use
 //! `o200k_base`, which is exact for them; other providers get the same count with `exact: false`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Tool;
 
@@ -10,7 +10,7 @@ use super::Tool;
 pub const TOKENIZER: &str = "o200k_base";
 
 /// Token counts of one tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolTokens {
     /// The name.
@@ -26,11 +26,11 @@ pub struct ToolTokens {
 }
 
 /// Token counts of a surface.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SurfaceTokens {
     /// Tokenizer name.
-    pub tokenizer: &'static str,
+    pub tokenizer: String,
     /// Whether the tokenizer is the provider's own (true for OpenAI families).
     pub exact: bool,
     /// Sum over tools.
@@ -72,7 +72,7 @@ pub fn tool_tokens(tool: &Tool) -> ToolTokens {
 pub fn surface_tokens(tools: &[Tool], exact: bool) -> (Vec<ToolTokens>, SurfaceTokens) {
     let per: Vec<ToolTokens> = tools.iter().map(tool_tokens).collect();
     let total = per.iter().map(|t| t.total).sum();
-    (per, SurfaceTokens { tokenizer: TOKENIZER, exact, total })
+    (per, SurfaceTokens { tokenizer: TOKENIZER.to_owned(), exact, total })
 }
 
 #[cfg(test)]

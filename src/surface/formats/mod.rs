@@ -32,7 +32,9 @@ pub enum LoadError {
         source: std::io::Error,
     },
     /// The file is over the size cap.
-    #[error("{file}: {bytes} bytes is over the {limit}-byte limit for tool files; pass a smaller file")]
+    #[error(
+        "{file}: {bytes} bytes is over the {limit}-byte limit for tool files; pass a smaller file"
+    )]
     TooLarge {
         /// The file.
         file: String,
@@ -117,7 +119,11 @@ impl Source<'_> {
             file: self.file.to_owned(),
             line: p.line,
             column: p.column,
-            pointer: if pointer.is_empty() { "/".into() } else { pointer.into() },
+            pointer: if pointer.is_empty() {
+                "/".into()
+            } else {
+                pointer.into()
+            },
             found: describe(found),
             expected: expected.to_owned(),
         }
@@ -209,12 +215,15 @@ pub fn load_doc(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
         return Ok(Some(tools));
     }
     if let Value::Array(items) = v {
-        if items.is_empty() || !items.iter().all(|i| looks_like_tool(i)) {
+        if items.is_empty() || !items.iter().all(looks_like_tool) {
             return Ok(None);
         }
         let mut loaded = Loaded::default();
         for (i, item) in items.iter().enumerate() {
-            loaded.surface.tools.push(load_tool(src, item, &format!("/{i}"))?);
+            loaded
+                .surface
+                .tools
+                .push(load_tool(src, item, &format!("/{i}"))?);
         }
         return Ok(Some(loaded));
     }
@@ -259,43 +268,71 @@ pub fn load_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool, Loa
     if o.contains_key("input_schema") {
         return anthropic::load_tool(src, v, pointer);
     }
-    if o.contains_key("parameters") && !o.contains_key("inputSchema") {
+if (o.contains_key("parameters") || o.contains_key("input")) && !o.contains_key("inputSchema") {
         return function_json::load_tool(src, v, pointer, SourceFormat::FunctionJson);
     }
     mcp::load_tool(src, v, pointer)
 }
 
 /// Read a required string field.
-pub(crate) fn req_str(src: &Source<'_>, o: &Value, pointer: &str, key: &str) -> Result<String, LoadError> {
+pub(crate) fn req_str(
+    src: &Source<'_>,
+    o: &Value,
+    pointer: &str,
+    key: &str,
+) -> Result<String, LoadError> {
     let p = format!("{pointer}/{key}");
     match o.get(key) {
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
-        Some(other) => Err(src.shape_error(&p, other, &format!("`{key}` to be a non-empty string"))),
+        Some(other) => {
+            Err(src.shape_error(&p, other, &format!("`{key}` to be a non-empty string")))
+        }
         None => Err(src.shape_error(pointer, o, &format!("a `{key}` field (string)"))),
     }
 }
 
 /// Read an optional string field (`null` counts as absent).
-pub(crate) fn opt_str(src: &Source<'_>, o: &Value, pointer: &str, key: &str) -> Result<Option<String>, LoadError> {
+pub(crate) fn opt_str(
+    src: &Source<'_>,
+    o: &Value,
+    pointer: &str,
+    key: &str,
+) -> Result<Option<String>, LoadError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(src.shape_error(&format!("{pointer}/{key}"), other, &format!("`{key}` to be a string"))),
+        Some(other) => Err(src.shape_error(
+            &format!("{pointer}/{key}"),
+            other,
+            &format!("`{key}` to be a string"),
+        )),
     }
 }
 
 /// Read an optional object field (`null` counts as absent).
-pub(crate) fn opt_obj(src: &Source<'_>, o: &Value, pointer: &str, key: &str) -> Result<Option<Value>, LoadError> {
+pub(crate) fn opt_obj(
+    src: &Source<'_>,
+    o: &Value,
+    pointer: &str,
+    key: &str,
+) -> Result<Option<Value>, LoadError> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v @ Value::Object(_)) => Ok(Some(v.clone())),
-        Some(other) => Err(src.shape_error(&format!("{pointer}/{key}"), other, &format!("`{key}` to be a JSON object (a JSON Schema)"))),
+        Some(other) => Err(src.shape_error(
+            &format!("{pointer}/{key}"),
+            other,
+            &format!("`{key}` to be a JSON object (a JSON Schema)"),
+        )),
     }
 }
 
 /// The display form of a path: `/`-separated, relative to `root` when inside it.
 pub fn display_path(path: &Path, root: &Path) -> String {
-    let rel: PathBuf = path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf());
+    let rel: PathBuf = path
+        .strip_prefix(root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf());
     let s = rel.to_string_lossy().replace('\\', "/");
     if s.is_empty() { ".".into() } else { s }
 }

@@ -6,8 +6,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::surface::formats::Source;
 use crate::surface::Origin;
+use crate::surface::formats::Source;
 
 /// How a configured server is reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -19,6 +19,17 @@ pub enum Transport {
     Http,
     /// The older HTTP + server-sent events transport.
     Sse,
+}
+
+impl Transport {
+    /// The lower-case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+            Transport::Sse => "sse",
+        }
+    }
 }
 
 /// One server entry of a client config.
@@ -50,7 +61,14 @@ pub struct ConfiguredServer {
 
 /// File names that are MCP client configs by convention.
 pub fn is_config_name(file_name: &str) -> bool {
-    matches!(file_name, ".mcp.json" | "mcp.json" | "claude_desktop_config.json" | "mcp_settings.json" | "cline_mcp_settings.json")
+    matches!(
+        file_name,
+        ".mcp.json"
+            | "mcp.json"
+            | "claude_desktop_config.json"
+            | "mcp_settings.json"
+            | "cline_mcp_settings.json"
+    )
 }
 
 /// The servers of a config document, or `None` when it holds no server block.
@@ -59,7 +77,11 @@ pub fn servers(src: &Source<'_>, by_name: bool) -> Option<Vec<ConfiguredServer>>
     let root = src.doc.value.as_object()?;
     let (key, block) = if let Some(b) = root.get("mcpServers").and_then(Value::as_object) {
         ("mcpServers", b)
-    } else if let Some(b) = root.get("servers").and_then(Value::as_object).filter(|_| by_name) {
+    } else if let Some(b) = root
+        .get("servers")
+        .and_then(Value::as_object)
+        .filter(|_| by_name)
+    {
         ("servers", b)
     } else {
         return None;
@@ -69,8 +91,16 @@ pub fn servers(src: &Source<'_>, by_name: bool) -> Option<Vec<ConfiguredServer>>
         let Some(e) = entry.as_object() else { continue };
         let pointer = format!("/{key}/{}", name.replace('~', "~0").replace('/', "~1"));
         let command = e.get("command").and_then(Value::as_str).map(str::to_owned);
-        let url = e.get("url").or_else(|| e.get("serverUrl")).and_then(Value::as_str).map(redact_url);
-        let declared = e.get("type").or_else(|| e.get("transport")).and_then(Value::as_str).unwrap_or_default();
+        let url = e
+            .get("url")
+            .or_else(|| e.get("serverUrl"))
+            .and_then(Value::as_str)
+            .map(redact_url);
+        let declared = e
+            .get("type")
+            .or_else(|| e.get("transport"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let transport = match (declared, &command) {
             ("sse", _) => Transport::Sse,
             ("http" | "streamable-http" | "streamableHttp", _) => Transport::Http,
@@ -81,7 +111,17 @@ pub fn servers(src: &Source<'_>, by_name: bool) -> Option<Vec<ConfiguredServer>>
         let args = e
             .get("args")
             .and_then(Value::as_array)
-            .map(|a| redact_args(&a.iter().map(|v| v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string())).collect::<Vec<_>>()))
+            .map(|a| {
+                redact_args(
+                    &a.iter()
+                        .map(|v| {
+                            v.as_str()
+                                .map(str::to_owned)
+                                .unwrap_or_else(|| v.to_string())
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            })
             .unwrap_or_default();
         out.push(ConfiguredServer {
             name: name.clone(),
@@ -91,14 +131,17 @@ pub fn servers(src: &Source<'_>, by_name: bool) -> Option<Vec<ConfiguredServer>>
             url,
             env_keys: keys(e.get("env")),
             header_keys: keys(e.get("headers")),
-            origin: src.origin(crate::surface::SourceFormat::Unknown, &pointer),
+            origin: src.origin(crate::surface::SourceFormat::McpConfig, &pointer),
         });
     }
     Some(out)
 }
 
 fn keys(v: Option<&Value>) -> Vec<String> {
-    let mut k: Vec<String> = v.and_then(Value::as_object).map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    let mut k: Vec<String> = v
+        .and_then(Value::as_object)
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
     k.sort();
     k
 }
@@ -107,11 +150,36 @@ const REDACTED: &str = "<redacted>";
 
 fn secret_word(s: &str) -> bool {
     let l = s.to_ascii_lowercase();
-    ["key", "token", "secret", "password", "passwd", "auth", "credential", "bearer"].iter().any(|w| l.contains(w))
+    [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "auth",
+        "credential",
+        "bearer",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 fn secret_value(s: &str) -> bool {
-    let prefixes = ["sk-", "sk_", "ghp_", "gho_", "ghs_", "github_pat_", "xoxb-", "xoxp-", "AKIA", "AIza", "Bearer ", "glpat-", "hf_"];
+    let prefixes = [
+        "sk-",
+        "sk_",
+        "ghp_",
+        "gho_",
+        "ghs_",
+        "github_pat_",
+        "xoxb-",
+        "xoxp-",
+        "AKIA",
+        "AIza",
+        "Bearer ",
+        "glpat-",
+        "hf_",
+    ];
     prefixes.iter().any(|p| s.starts_with(p))
 }
 
@@ -126,11 +194,12 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             hide_next = false;
             continue;
         }
-        if let Some((k, _)) = a.split_once('=') {
-            if k.starts_with('-') && secret_word(k) || secret_word(k) && !k.contains('/') {
-                out.push(format!("{k}={REDACTED}"));
-                continue;
-            }
+        if let Some((k, _)) = a.split_once('=')
+            && secret_word(k)
+            && !k.contains('/')
+        {
+            out.push(format!("{k}={REDACTED}"));
+            continue;
         }
         if secret_value(a) {
             out.push(REDACTED.to_owned());
@@ -154,7 +223,10 @@ pub fn redact_url(url: &str) -> String {
             None => (rest, ""),
         },
     };
-    let host = authority.rsplit_once('@').map(|(_, h)| h).unwrap_or(authority);
+    let host = authority
+        .rsplit_once('@')
+        .map(|(_, h)| h)
+        .unwrap_or(authority);
     let path = match path.split_once('?') {
         Some((p, q)) => {
             let redacted: Vec<String> = q
@@ -168,7 +240,11 @@ pub fn redact_url(url: &str) -> String {
         }
         None => path.to_owned(),
     };
-    if scheme.is_empty() { format!("{host}{path}") } else { format!("{scheme}://{host}{path}") }
+    if scheme.is_empty() {
+        format!("{host}{path}")
+    } else {
+        format!("{scheme}://{host}{path}")
+    }
 }
 
 #[cfg(test)]
@@ -187,19 +263,45 @@ mod tests {
   }
 }"#;
         let doc = parse_json(text, ".mcp.json").expect("json");
-        let src = Source { file: ".mcp.json", text, doc: &doc, base_dir: None };
+        let src = Source {
+            file: ".mcp.json",
+            text,
+            doc: &doc,
+            base_dir: None,
+        };
         let servers = servers(&src, true).expect("servers");
         let out = serde_json::to_string(&servers).expect("json");
-        for secret in ["sk-test-THIS-MUST-NOT-APPEAR", "sk-live-123", "abc", "ghp_XXXX", "zzz", "pw@", "secret-header-value"] {
+        for secret in [
+            "sk-test-THIS-MUST-NOT-APPEAR",
+            "sk-live-123",
+            "abc",
+            "ghp_XXXX",
+            "zzz",
+            "pw@",
+            "secret-header-value",
+        ] {
             assert!(!out.contains(secret), "{secret} leaked: {out}");
         }
         assert_eq!(servers[0].name, "tickets");
         assert_eq!(servers[0].transport, Transport::Stdio);
         assert_eq!(servers[0].env_keys, vec!["A", "TICKETS_TOKEN"]);
-        assert_eq!(servers[0].args, vec!["-y", "tickets-mcp", "--api-key", "<redacted>", "--token=<redacted>", "<redacted>"]);
+        assert_eq!(
+            servers[0].args,
+            vec![
+                "-y",
+                "tickets-mcp",
+                "--api-key",
+                "<redacted>",
+                "--token=<redacted>",
+                "<redacted>"
+            ]
+        );
         assert_eq!(servers[0].origin.line, Some(3));
         assert_eq!(servers[1].transport, Transport::Http);
-        assert_eq!(servers[1].url.as_deref(), Some("https://mcp.example.com/mcp?key=<redacted>"));
+        assert_eq!(
+            servers[1].url.as_deref(),
+            Some("https://mcp.example.com/mcp?key=<redacted>")
+        );
         assert_eq!(servers[1].header_keys, vec!["Authorization"]);
     }
 
@@ -207,7 +309,12 @@ mod tests {
     fn vscode_servers_key_only_counts_in_config_named_files() {
         let text = r#"{"servers": {"a": {"command": "x"}}}"#;
         let doc = parse_json(text, "x.json").expect("json");
-        let src = Source { file: "x.json", text, doc: &doc, base_dir: None };
+        let src = Source {
+            file: "x.json",
+            text,
+            doc: &doc,
+            base_dir: None,
+        };
         assert!(servers(&src, false).is_none());
         assert_eq!(servers(&src, true).map(|s| s.len()), Some(1));
     }

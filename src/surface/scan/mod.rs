@@ -19,8 +19,18 @@ use mcp_config::ConfiguredServer;
 
 /// Directory names skipped even without a `.gitignore`: dependency trees and caches hold
 /// other people's tools (SDK examples) and would drown the project's own.
-pub const DEFAULT_EXCLUDED_DIRS: &[&str] =
-    &[".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".tox", ".hg", ".svn"];
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
+    ".git",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".tox",
+    ".hg",
+    ".svn",
+];
 
 /// Files a scan itself writes; never read back as input.
 pub const OUTPUT_FILES: &[&str] = &["mf.scan.json", "mf.suite.draft.json"];
@@ -72,7 +82,11 @@ pub struct ScanOptions {
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        ScanOptions { max_file_bytes: formats::MAX_FILE_BYTES, threads: 0, respect_gitignore: true }
+        ScanOptions {
+            max_file_bytes: formats::MAX_FILE_BYTES,
+            threads: 0,
+            respect_gitignore: true,
+        }
     }
 }
 
@@ -110,9 +124,15 @@ impl FileOutcome {
 
 /// Walk `root` and recognize every definition in it.
 pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError> {
-    let meta = std::fs::metadata(root).map_err(|e| ScanError::Root { root: root.display().to_string(), reason: e.to_string() })?;
+    let meta = std::fs::metadata(root).map_err(|e| ScanError::Root {
+        root: root.display().to_string(),
+        reason: e.to_string(),
+    })?;
     if !meta.is_dir() {
-        return Err(ScanError::Root { root: root.display().to_string(), reason: "not a directory; pass the repository's root folder".into() });
+        return Err(ScanError::Root {
+            root: root.display().to_string(),
+            reason: "not a directory; pass the repository's root folder".into(),
+        });
     }
     let mut builder = WalkBuilder::new(root);
     builder
@@ -136,7 +156,13 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
             let entry = match entry {
                 Ok(e) => e,
                 Err(err) => {
-                    push(&collected, FileOutcome { warnings: vec![walk_warning(root, &err)], ..Default::default() });
+                    push(
+                        &collected,
+                        FileOutcome {
+                            warnings: vec![walk_warning(root, &err)],
+                            ..Default::default()
+                        },
+                    );
                     return WalkState::Continue;
                 }
             };
@@ -151,8 +177,13 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
             WalkState::Continue
         })
     });
-    let outcomes = collected.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut result = ScanResult { files_walked: walked.into_inner(), ..Default::default() };
+    let outcomes = collected
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut result = ScanResult {
+        files_walked: walked.into_inner(),
+        ..Default::default()
+    };
     for o in outcomes {
         if o.recognized() {
             result.files_recognized += 1;
@@ -163,18 +194,35 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
         result.warnings.extend(o.warnings);
     }
     let key = |o: &super::Origin| (o.file.clone(), o.line, o.column);
-    result.tools.sort_by(|a, b| key(&a.origin).cmp(&key(&b.origin)).then_with(|| a.name.cmp(&b.name)));
+    result.tools.sort_by(|a, b| {
+        key(&a.origin)
+            .cmp(&key(&b.origin))
+            .then_with(|| a.name.cmp(&b.name))
+    });
     // A suite `ref` and the function.json it points at are one definition.
-    result.tools.dedup_by(|a, b| a.name == b.name && a.origin.file == b.origin.file && a.origin.line == b.origin.line);
-    result.skills.sort_by(|a, b| key(&a.origin).cmp(&key(&b.origin)).then_with(|| a.name.cmp(&b.name)));
-    result.servers.sort_by(|a, b| key(&a.origin).cmp(&key(&b.origin)).then_with(|| a.name.cmp(&b.name)));
+    result.tools.dedup_by(|a, b| {
+        a.name == b.name && a.origin.file == b.origin.file && a.origin.line == b.origin.line
+    });
+    result.skills.sort_by(|a, b| {
+        key(&a.origin)
+            .cmp(&key(&b.origin))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    result.servers.sort_by(|a, b| {
+        key(&a.origin)
+            .cmp(&key(&b.origin))
+            .then_with(|| a.name.cmp(&b.name))
+    });
     result.warnings.sort();
     result.warnings.dedup();
     Ok(result)
 }
 
 fn push(collected: &Mutex<Vec<FileOutcome>>, outcome: FileOutcome) {
-    collected.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(outcome);
+    collected
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(outcome);
 }
 
 fn walk_warning(root: &Path, err: &ignore::Error) -> ScanWarning {
@@ -186,11 +234,17 @@ fn walk_warning(root: &Path, err: &ignore::Error) -> ScanWarning {
                 file = formats::display_path(path, root);
                 e = err;
             }
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => e = err,
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                e = err
+            }
             _ => break,
         }
     }
-    ScanWarning { file, line: None, message: format!("skipped: {e}") }
+    ScanWarning {
+        file,
+        line: None,
+        message: format!("skipped: {e}"),
+    }
 }
 
 /// What kind of file this is to the scan, from its name alone.
@@ -204,7 +258,16 @@ enum Kind {
 
 fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_str()?;
-    if OUTPUT_FILES.contains(&name) || matches!(name, "package.json" | "package-lock.json" | "tsconfig.json" | "composer.json" | "composer.lock") {
+    if OUTPUT_FILES.contains(&name)
+        || matches!(
+            name,
+            "package.json"
+                | "package-lock.json"
+                | "tsconfig.json"
+                | "composer.json"
+                | "composer.lock"
+        )
+    {
         return None;
     }
     if name == "SKILL.md" {
@@ -223,19 +286,33 @@ fn kind_of(path: &Path) -> Option<Kind> {
 
 /// Cheap substring test before parsing any JSON: a file with none of these holds no tools.
 fn json_may_hold_tools(text: &str) -> bool {
-    ["\"tools\"", "\"mcpServers\"", "\"servers\"", "inputSchema", "input_schema", "\"parameters\"", "\"function\""]
-        .iter()
-        .any(|needle| text.contains(needle))
+    [
+        "\"tools\"",
+        "\"mcpServers\"",
+        "\"servers\"",
+        "inputSchema",
+        "input_schema",
+        "\"parameters\"",
+        "\"function\"",
+    ]
+    .iter()
+    .any(|needle| text.contains(needle))
 }
 
 fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
     let mut out = FileOutcome::default();
-    let Some(kind) = kind_of(path) else { return out };
+    let Some(kind) = kind_of(path) else {
+        return out;
+    };
     let file = formats::display_path(path, root);
     let text = match formats::read_text(path, &file, options.max_file_bytes) {
         Ok(t) => t,
         Err(e) => {
-            out.warnings.push(ScanWarning { file, line: None, message: format!("skipped: {}", strip_file_prefix(&e.to_string(), path, root)) });
+            out.warnings.push(ScanWarning {
+                file,
+                line: None,
+                message: format!("skipped: {}", strip_file_prefix(&e.to_string(), path, root)),
+            });
             return out;
         }
     };
@@ -253,16 +330,26 @@ fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
 
 fn strip_file_prefix(msg: &str, path: &Path, root: &Path) -> String {
     let file = formats::display_path(path, root);
-    msg.strip_prefix(&format!("{file}: ")).map(str::to_owned).unwrap_or_else(|| msg.to_owned())
+    msg.strip_prefix(&format!("{file}: "))
+        .map(str::to_owned)
+        .unwrap_or_else(|| msg.to_owned())
 }
 
 fn absorb(found: CodeFindings, file: &str, out: &mut FileOutcome) {
     out.tools.extend(found.tools);
-    out.warnings.extend(found.warnings.into_iter().map(|message| ScanWarning { file: file.to_owned(), line: None, message }));
+    out.warnings
+        .extend(found.warnings.into_iter().map(|message| ScanWarning {
+            file: file.to_owned(),
+            line: None,
+            message,
+        }));
 }
 
 fn scan_json(file: &str, path: &Path, text: &str, out: &mut FileOutcome) {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
     let config_named = mcp_config::is_config_name(name);
     if !config_named && !json_may_hold_tools(text) {
         return;
@@ -272,8 +359,18 @@ fn scan_json(file: &str, path: &Path, text: &str, out: &mut FileOutcome) {
         Err(e) => {
             // Only complain about JSON we had reason to read: a config by name, or text that
             // mentions tool keys.
-            if let LoadError::Syntax { line, message, column, .. } = e {
-                out.warnings.push(ScanWarning { file: file.to_owned(), line: Some(line), message: format!("skipped: invalid JSON at column {column}: {message}") });
+            if let LoadError::Syntax {
+                line,
+                message,
+                column,
+                ..
+            } = e
+            {
+                out.warnings.push(ScanWarning {
+                    file: file.to_owned(),
+                    line: Some(line),
+                    message: format!("skipped: invalid JSON at column {column}: {message}"),
+                });
             }
             return;
         }
@@ -282,7 +379,12 @@ fn scan_json(file: &str, path: &Path, text: &str, out: &mut FileOutcome) {
     if doc.value.get("draft").and_then(serde_json::Value::as_bool) == Some(true) {
         return;
     }
-    let src = Source { file, text, doc: &doc, base_dir: path.parent() };
+    let src = Source {
+        file,
+        text,
+        doc: &doc,
+        base_dir: path.parent(),
+    };
     if let Some(servers) = mcp_config::servers(&src, config_named) {
         out.servers.extend(servers);
         return;
@@ -291,15 +393,26 @@ fn scan_json(file: &str, path: &Path, text: &str, out: &mut FileOutcome) {
         Ok(Some(loaded)) => {
             out.tools.extend(loaded.surface.tools);
             out.skills.extend(loaded.surface.skills);
-            out.warnings.extend(loaded.warnings.into_iter().map(|message| ScanWarning { file: file.to_owned(), line: None, message }));
+            out.warnings
+                .extend(loaded.warnings.into_iter().map(|message| ScanWarning {
+                    file: file.to_owned(),
+                    line: None,
+                    message,
+                }));
         }
         Ok(None) => {}
         Err(e) => {
             let (line, message) = match &e {
-                LoadError::Shape { line, .. } | LoadError::Syntax { line, .. } => (Some(*line), e.to_string()),
+                LoadError::Shape { line, .. } | LoadError::Syntax { line, .. } => {
+                    (Some(*line), e.to_string())
+                }
                 _ => (None, e.to_string()),
             };
-            out.warnings.push(ScanWarning { file: file.to_owned(), line, message: format!("skipped: {message}") });
+            out.warnings.push(ScanWarning {
+                file: file.to_owned(),
+                line,
+                message: format!("skipped: {message}"),
+            });
         }
     }
 }

@@ -1,0 +1,189 @@
+//! `mf check`: the install gate. Pure and offline: compares a new capability (a manifest) with
+//! the tools already installed and warns about names it would shadow and tools it would be
+//! confused with. The verdict is `pass` or `warn`, never a failure.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::similarity::{PairSimilarity, similar_pairs};
+use crate::report::check::*;
+use crate::report::lint::{Finding, Severity, Subject};
+use crate::surface::{Surface, Tool};
+
+/// Install-gate settings.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckOptions {
+    /// Pair score at which a new tool competes with an installed one (default 0.5, as cluster).
+    pub threshold: f64,
+    /// Pair score at which competing is a warning rather than info (default 0.6, as lint).
+    pub warn_at: f64,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            threshold: 0.5,
+            warn_at: 0.6,
+        }
+    }
+}
+
+/// Compare the new capability `name` with tools `new` against `installed`.
+pub fn check(
+    name: &str,
+    new: &Surface,
+    installed: &Surface,
+    options: &CheckOptions,
+) -> CheckReport {
+    let mut all: Vec<Tool> = Vec::with_capacity(new.tools.len() + installed.tools.len());
+    all.extend(new.tools.iter().cloned());
+    all.extend(installed.tools.iter().cloned());
+    let is_new = |i: usize| i < new.tools.len();
+    let mut findings = Vec::new();
+
+    let installed_names: HashMap<&str, &Tool> = installed
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    for t in &new.tools {
+        if let Some(old) = installed_names.get(t.name.as_str()) {
+            findings.push(finding(
+                Severity::Warn,
+                "check-name-taken",
+                t,
+                Some(old),
+                format!("`{}` is already installed ({}); a client that merges both surfaces will hide one of them or reject the set.", t.name, old.origin.display()),
+                "Rename the new tool (a prefix naming the capability works) or replace the installed one.".into(),
+            ));
+        }
+        if t.description.as_deref().is_none_or(|d| d.trim().is_empty()) {
+            findings.push(finding(
+                Severity::Info,
+                "check-no-description",
+                t,
+                None,
+                format!("`{}` has no description, so a model can only guess from its name when to call it.", t.name),
+                "Describe what it does, when to use it and when not to.".into(),
+            ));
+        }
+    }
+
+    let pairs: Vec<PairSimilarity> = similar_pairs(&all, options.threshold)
+        .into_iter()
+        .filter(|p| is_new(p.a) != is_new(p.b))
+        .collect();
+    for p in &pairs {
+        let (n, o) = if is_new(p.a) {
+            (&all[p.a], &all[p.b])
+        } else {
+            (&all[p.b], &all[p.a])
+        };
+        if n.name == o.name {
+            continue; // already reported as check-name-taken
+        }
+        let severity = if p.score >= options.warn_at {
+            Severity::Warn
+        } else {
+            Severity::Info
+        };
+        let terms = if p.shared_terms.is_empty() {
+            String::new()
+        } else {
+            format!(" (shared: {})", p.shared_terms.join(", "))
+        };
+        findings.push(finding(
+            severity,
+            "check-confusable",
+            n,
+            Some(o),
+            format!("`{}` reads like installed `{}`: score {:.2} by {:?}{terms}.", n.name, o.name, p.score, p.basis).replace("Lexical", "lexical").replace("Structural", "structural").replace("Family", "family"),
+            format!("Say in `{}`'s description when to use it instead of `{}`, or mount the two in different profiles.", n.name, o.name),
+        ));
+    }
+
+    // The family: installed tools connected to a new tool through confusable pairs (any pair
+    // at threshold, installed–installed links included).
+    let all_pairs = similar_pairs(&all, options.threshold);
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); all.len()];
+    for p in &all_pairs {
+        adj[p.a].push(p.b);
+        adj[p.b].push(p.a);
+    }
+    let mut seen = vec![false; all.len()];
+    let mut stack: Vec<usize> = (0..new.tools.len()).collect();
+    for &i in &stack {
+        seen[i] = true;
+    }
+    let mut family = BTreeSet::new();
+    while let Some(i) = stack.pop() {
+        for &j in &adj[i] {
+            if !seen[j] {
+                seen[j] = true;
+                family.insert(all[j].name.clone());
+                stack.push(j);
+            }
+        }
+    }
+
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.code.cmp(&b.code))
+            .then_with(|| a.pair.cmp(&b.pair))
+            .then_with(|| a.tool.cmp(&b.tool))
+    });
+    let warnings = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Warn)
+        .count();
+    CheckReport {
+        version: CHECK_REPORT_VERSION,
+        kind: "check".into(),
+        name: name.to_owned(),
+        verdict: if warnings > 0 {
+            Verdict::Warn
+        } else {
+            Verdict::Pass
+        },
+        tools: new.tools.iter().map(|t| t.name.clone()).collect(),
+        family: family.into_iter().collect(),
+        summary: CheckSummary {
+            new_tools: new.tools.len(),
+            installed_tools: installed.tools.len(),
+            warnings,
+            infos: findings
+                .iter()
+                .filter(|f| f.severity == Severity::Info)
+                .count(),
+        },
+        findings,
+    }
+}
+
+fn finding(
+    severity: Severity,
+    code: &str,
+    new: &Tool,
+    other: Option<&Tool>,
+    message: String,
+    suggestion: String,
+) -> Finding {
+    let pair = other.filter(|o| o.name != new.name).map(|o| {
+        let mut p = [new.name.clone(), o.name.clone()];
+        p.sort();
+        p
+    });
+    Finding {
+        severity,
+        code: code.to_owned(),
+        kind: Subject::Tool,
+        tool: Some(new.name.clone()),
+        skill: None,
+        param: None,
+        pair,
+        message,
+        suggestion,
+        file: new.origin.file.clone(),
+        line: new.origin.line,
+    }
+}

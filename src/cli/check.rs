@@ -1,0 +1,38 @@
+//! `mf check` flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+/// The install gate: compare a new capability with what is installed. Pure and offline; the
+/// verdict is `pass` or `warn` (exit 0 either way) unless `--fail-on-warn`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The new capability: JSON with a `name` and its `tools` in any supported shape, or one
+    /// tool definition.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: PathBuf,
+    /// What is installed: surface files or folders to scan (repeatable).
+    #[arg(long, value_name = "PATH", required = true)]
+    pub installed: Vec<PathBuf>,
+    /// Pair score at which a new tool competes with an installed one.
+    #[arg(long, default_value_t = 0.5)]
+    pub threshold: f64,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = SimpleFormat::Terminal)]
+    pub format: SimpleFormat,
+    /// Exit 2 on a `warn` verdict (the gate itself never fails).
+    #[arg(long)]
+    pub fail_on_warn: bool,
+}
+
+/// Formats for reports without SARIF/JUnit forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimpleFormat {
+    /// Readable text.
+    Terminal,
+    /// JSON (SCHEMA.md), byte-identical across runs.
+    Json,
+    /// GitHub-flavoured markdown.
+    Markdown,
+}

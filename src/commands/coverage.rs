@@ -1,0 +1,32 @@
+//! `mf coverage`: reviewed cases per tool and profile.
+
+use crate::analyze::coverage::coverage;
+use crate::cli::check::SimpleFormat;
+use crate::cli::coverage::CoverageArgs;
+use crate::render::terminal::Style;
+use crate::suite::read_suite;
+use crate::{Error, Exit, render};
+
+use super::input::{Input, load_path};
+
+pub(super) fn run(args: &CoverageArgs, style: Style) -> Result<Exit, Error> {
+    let display = args.suite.to_string_lossy().replace('\\', "/");
+    let suite = read_suite(&args.suite, &display)?;
+    let mut input = Input::default();
+    load_path(&args.suite, &mut input)?;
+    let tools: Vec<String> = input.surface.tools.iter().map(|t| t.name.clone()).collect();
+    let report = coverage(&suite, &tools);
+    let text = match args.format {
+        SimpleFormat::Json => render::json::to_string(&report),
+        SimpleFormat::Terminal => render::terminal::coverage(&report, style),
+        SimpleFormat::Markdown => render::terminal::coverage_markdown(&report),
+    };
+    super::print(&text)?;
+    Ok(
+        if args.fail_under_guidance && !report.summary.meets_guidance {
+            Exit::GateFailed
+        } else {
+            Exit::Ok
+        },
+    )
+}

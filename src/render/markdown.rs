@@ -1,0 +1,159 @@
+//! GitHub-flavoured markdown output of `mf lint`, for the job summary and the PR comment: a
+//! verdict line first, a table of errors and warnings with their suggestions, infos folded in
+//! `<details>`. Table cells are escaped (`|`, newlines, HTML) and both lists are capped at
+//! [`MAX_ROWS`] with a "… N more" line, so a huge report stays a readable section.
+
+use std::fmt::Write;
+
+use crate::render::lint_terminal::{location, plural, scope_phrase, subject};
+use crate::report::lint::{Finding, LintReport, Severity};
+
+/// At most this many errors+warnings rows, and this many infos, are listed.
+pub const MAX_ROWS: usize = 50;
+
+/// Text made safe for a GFM table cell: HTML special characters escaped, `|` escaped, line
+/// breaks as `<br>`.
+fn cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("\\|"),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("<br>");
+            }
+            '\n' => out.push_str("<br>"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text made safe inside a code span in a table cell: `|` escaped (GFM unescapes it there),
+/// backticks and line breaks replaced, since a code span cannot hold them here.
+fn code_cell(text: &str) -> String {
+    text.replace('|', "\\|")
+        .replace('`', "'")
+        .replace(['\r', '\n'], " ")
+}
+
+/// The verdict line: `❌ **mf lint: 3 errors, 4 warnings** on 12 tools · 3 infos · 1 suppressed`.
+fn verdict(report: &LintReport) -> String {
+    let s = &report.summary;
+    let (icon, headline) = if s.errors > 0 || s.warnings > 0 {
+        let icon = if s.errors > 0 { "❌" } else { "⚠️" };
+        (
+            icon,
+            format!(
+                "{}, {}",
+                plural(s.errors, "error", "errors"),
+                plural(s.warnings, "warning", "warnings")
+            ),
+        )
+    } else {
+        ("✅", "no errors or warnings".to_owned())
+    };
+    let mut line = format!("{icon} **mf lint: {headline}** {}", scope_phrase(s));
+    if s.infos > 0 {
+        let _ = write!(line, " · {}", plural(s.infos, "info", "infos"));
+    }
+    if s.suppressed > 0 {
+        let _ = write!(line, " · {} suppressed", s.suppressed);
+    }
+    line
+}
+
+fn severity_label(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "❌ error",
+        Severity::Warn => "⚠️ warn",
+        Severity::Info => "ℹ️ info",
+    }
+}
+
+fn table_row(finding: &Finding) -> String {
+    let subject = match &finding.param {
+        Some(param) => format!("`{}` ({})", code_cell(&subject(finding)), cell(param)),
+        None => format!("`{}`", code_cell(&subject(finding))),
+    };
+    let at = location(finding)
+        .map(|at| format!("`{}`", code_cell(&at)))
+        .unwrap_or_else(|| "—".to_owned());
+    format!(
+        "| {} | `{}` | {} | {} | {} | {} |",
+        severity_label(finding.severity),
+        code_cell(&finding.code),
+        subject,
+        cell(&finding.message),
+        cell(&finding.suggestion),
+        at,
+    )
+}
+
+fn info_item(finding: &Finding) -> String {
+    let mut item = format!(
+        "- `{}` **{}**",
+        code_cell(&finding.code),
+        cell(&subject(finding))
+    );
+    if let Some(param) = &finding.param {
+        let _ = write!(item, " ({})", cell(param));
+    }
+    let _ = write!(item, ": {}", cell(&finding.message));
+    if !finding.suggestion.is_empty() {
+        let _ = write!(item, " → {}", cell(&finding.suggestion));
+    }
+    if let Some(at) = location(finding) {
+        let _ = write!(item, " (`{}`)", code_cell(&at));
+    }
+    item
+}
+
+fn more_line(out: &mut String, total: usize) {
+    if total > MAX_ROWS {
+        let _ = writeln!(out, "\n… {} more", total - MAX_ROWS);
+    }
+}
+
+/// A lint report as a markdown section (no heading of its own, so callers can nest it).
+pub fn lint(report: &LintReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", verdict(report));
+
+    let (infos, problems): (Vec<&Finding>, Vec<&Finding>) = report
+        .findings
+        .iter()
+        .partition(|f| f.severity == Severity::Info);
+
+    if !problems.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n| Severity | Code | Subject | Message | Suggestion | Where |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|");
+        for finding in problems.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "{}", table_row(finding));
+        }
+        more_line(&mut out, problems.len());
+    }
+
+    if !infos.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n<details><summary>{}</summary>\n",
+            plural(infos.len(), "info", "infos")
+        );
+        for finding in infos.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "{}", info_item(finding));
+        }
+        more_line(&mut out, infos.len());
+        let _ = writeln!(out, "\n</details>");
+    }
+    out
+}

@@ -1,0 +1,50 @@
+//! `mf lint --stdio …` on the real server-filesystem finds exactly what linting its saved
+//! snapshot finds (only the location differs: a live tool has a server, a snapshot a file:line).
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn filesystem_entry() -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-servers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    assert!(p.is_file(), "server-filesystem is not installed at {}: run scripts/install-test-servers.sh", p.display());
+    p
+}
+
+fn lint_json(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("mf").expect("mf").args(["lint", "--format", "json", "--fail-on", "never"]).args(args).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+fn without_location(findings: &Value) -> Vec<Value> {
+    findings
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            let mut f = f.clone();
+            if let Some(o) = f.as_object_mut() {
+                o.remove("file");
+                o.remove("line");
+            }
+            f
+        })
+        .collect()
+}
+
+#[test]
+fn live_lint_equals_snapshot_lint() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let snapshot = dir.path().join("fs.tools.json");
+    let command = format!("node {} {}", filesystem_entry().display(), dir.path().display());
+    let live = lint_json(&["--stdio", &command, "--save-snapshot", snapshot.to_str().expect("utf8")]);
+    let saved = lint_json(&[snapshot.to_str().expect("utf8")]);
+    assert_eq!(live["fingerprint"], saved["fingerprint"]);
+    assert_eq!(live["summary"], saved["summary"]);
+    assert_eq!(without_location(&live["findings"]), without_location(&saved["findings"]));
+    assert!(live["summary"]["tools"].as_u64().expect("n") >= 10);
+    // The snapshot side knows where each tool is written.
+    assert!(saved["findings"].as_array().expect("f").iter().all(|f| f.get("line").is_some() || f["kind"] == "surface"));
+}
