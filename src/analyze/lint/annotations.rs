@@ -1,0 +1,257 @@
+//! Annotations family (MCP `annotations`): hints clients use to decide what needs a human's
+//! approval. Contradictory hints, a read-only hint on a mutating name, a destructive name
+//! declared safe, non-boolean hints, unknown keys, and coverage (no tool annotated, or only
+//! some). Spec defaults when a hint is absent: readOnly false, destructive true, idempotent
+//! false, openWorld true — so an unannotated tool is treated as a destructive, open-world write.
+
+use serde_json::{Map, Value};
+
+use super::{LintInput, surface_finding, tool_finding, with_param};
+use crate::report::lint::{Finding, Severity};
+use crate::surface::{SourceFormat, Tool};
+
+/// The boolean hints of the MCP specification.
+const HINTS: &[&str] = &[
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+/// Every key the specification defines.
+const KNOWN: &[&str] = &[
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+
+/// Leading name verbs that change state.
+const MUTATING: &[&str] = &[
+    "add",
+    "append",
+    "archive",
+    "cancel",
+    "create",
+    "delete",
+    "deploy",
+    "destroy",
+    "drop",
+    "edit",
+    "erase",
+    "insert",
+    "kill",
+    "merge",
+    "modify",
+    "move",
+    "overwrite",
+    "patch",
+    "post",
+    "publish",
+    "purge",
+    "put",
+    "remove",
+    "rename",
+    "replace",
+    "reset",
+    "revoke",
+    "rm",
+    "send",
+    "set",
+    "terminate",
+    "truncate",
+    "update",
+    "upload",
+    "upsert",
+    "wipe",
+    "write",
+];
+/// Leading name verbs that destroy data or state.
+const DESTRUCTIVE: &[&str] = &[
+    "delete",
+    "destroy",
+    "drop",
+    "erase",
+    "kill",
+    "overwrite",
+    "purge",
+    "remove",
+    "reset",
+    "revoke",
+    "rm",
+    "terminate",
+    "truncate",
+    "wipe",
+];
+
+/// Whether a tool comes from a format that carries MCP annotations.
+fn mcp_format(tool: &Tool) -> bool {
+    matches!(
+        tool.origin.format,
+        SourceFormat::McpToolsList
+            | SourceFormat::Live
+            | SourceFormat::TypescriptCode
+            | SourceFormat::PythonCode
+    )
+}
+
+/// The leading verb of a name (first or second word, after a namespace), if it is in `verbs`.
+fn leading_verb<'w>(words: &'w [String], verbs: &[&str]) -> Option<&'w str> {
+    words
+        .iter()
+        .take(2)
+        .map(String::as_str)
+        .find(|w| verbs.contains(w))
+}
+
+/// Run the annotations family.
+pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
+    let tools = input.tools();
+    let mut annotated = 0usize;
+    for (tool, facts) in tools.iter().zip(input.facts) {
+        let Some(value) = tool.annotations.as_ref() else {
+            continue;
+        };
+        let Some(map) = value.as_object() else {
+            out.push(tool_finding(
+                Severity::Error,
+                "annotations-invalid-hint",
+                tool,
+                format!(
+                    "`annotations` of `{}` is not an object; clients ignore it.",
+                    tool.name
+                ),
+                "Write annotations as an object, e.g. `{\"readOnlyHint\": true}`.".into(),
+            ));
+            continue;
+        };
+        if HINTS.iter().any(|h| map.contains_key(*h)) {
+            annotated += 1;
+        }
+        key_problems(tool, map, out);
+        let hint = |k: &str| map.get(k).and_then(Value::as_bool);
+        if hint("readOnlyHint") == Some(true) && hint("destructiveHint") == Some(true) {
+            out.push(tool_finding(
+                Severity::Error,
+                "annotations-conflicting",
+                tool,
+                format!("`{}` declares both `readOnlyHint: true` and `destructiveHint: true`.", tool.name),
+                "A read-only tool cannot be destructive: drop `destructiveHint`, or set `readOnlyHint: false`.".into(),
+            ));
+        }
+        if hint("readOnlyHint") == Some(true)
+            && let Some(verb) = leading_verb(&facts.words, MUTATING)
+        {
+            out.push(tool_finding(
+                    Severity::Warn,
+                    "annotations-readonly-mutating",
+                    tool,
+                    format!("`{}` is declared `readOnlyHint: true`, but its name (`{verb}`) says it changes state; clients may run it without asking.", tool.name),
+                    "If it changes anything, set `readOnlyHint: false` (and `destructiveHint` as appropriate); if it does not, rename it.".into(),
+                ));
+        }
+        if hint("destructiveHint") == Some(false)
+            && hint("readOnlyHint") != Some(true)
+            && let Some(verb) = leading_verb(&facts.words, DESTRUCTIVE)
+        {
+            out.push(tool_finding(
+                    Severity::Warn,
+                    "annotations-destructive-declared-safe",
+                    tool,
+                    format!("`{}` is declared `destructiveHint: false`, but its name (`{verb}`) says it destroys data.", tool.name),
+                    "Set `destructiveHint: true` (the default) unless the operation is truly reversible; then say so in the description.".into(),
+                ));
+        }
+    }
+    coverage(input, annotated, out);
+}
+
+fn key_problems(tool: &Tool, map: &Map<String, Value>, out: &mut Vec<Finding>) {
+    for (key, value) in map {
+        if HINTS.contains(&key.as_str()) {
+            if !value.is_boolean() {
+                out.push(with_param(
+                    tool_finding(
+                        Severity::Error,
+                        "annotations-invalid-hint",
+                        tool,
+                        format!("`{key}` of `{}` is {value}, not a boolean; clients ignore it and assume the default.", tool.name),
+                        format!("Write `\"{key}\": true` or `false` (no quotes)."),
+                    ),
+                    key,
+                ));
+            }
+        } else if key == "title" {
+            if !value.is_string() {
+                out.push(with_param(
+                    tool_finding(
+                        Severity::Error,
+                        "annotations-invalid-hint",
+                        tool,
+                        format!("`title` annotation of `{}` is not a string.", tool.name),
+                        "Write the title as a string.".into(),
+                    ),
+                    key,
+                ));
+            }
+        } else {
+            let near = KNOWN.iter().find(|k| {
+                k.eq_ignore_ascii_case(key) || k.trim_end_matches("Hint").eq_ignore_ascii_case(key)
+            });
+            let suggestion = match near {
+                Some(k) => {
+                    format!("Did you mean `{k}`? Rename the key; as written it has no effect.")
+                }
+                None => format!(
+                    "Remove `{key}` or move it to `_meta`; known keys are {}.",
+                    KNOWN.join(", ")
+                ),
+            };
+            out.push(with_param(
+                tool_finding(
+                    Severity::Warn,
+                    "annotations-unknown-key",
+                    tool,
+                    format!(
+                        "`annotations` of `{}` has unknown key `{key}`; clients ignore it.",
+                        tool.name
+                    ),
+                    suggestion,
+                ),
+                key,
+            ));
+        }
+    }
+}
+
+fn coverage(input: &LintInput<'_>, annotated: usize, out: &mut Vec<Finding>) {
+    let tools = input.tools();
+    let mcp: Vec<&Tool> = tools.iter().filter(|t| mcp_format(t)).collect();
+    if mcp.is_empty() {
+        return;
+    }
+    if annotated == 0 {
+        out.push(surface_finding(
+            Severity::Info,
+            "annotations-none",
+            format!("None of the {} MCP tools declares annotations; clients treat every tool as a destructive, open-world write and ask before each call.", mcp.len()),
+            "Declare `readOnlyHint`, `destructiveHint`, `idempotentHint` and `openWorldHint` on each tool.".into(),
+        ));
+        return;
+    }
+    let declares = |t: &Tool| {
+        t.annotations
+            .as_ref()
+            .and_then(Value::as_object)
+            .is_some_and(|m| HINTS.iter().any(|h| m.contains_key(*h)))
+    };
+    for tool in mcp.iter().filter(|t| !declares(t)) {
+        out.push(tool_finding(
+            Severity::Info,
+            "annotations-partial",
+            tool,
+            format!("`{}` has no annotation hints while {annotated} other tools do; clients assume it is a destructive, open-world write.", tool.name),
+            "Declare its hints like the other tools (at least `readOnlyHint` and `destructiveHint`).".into(),
+        ));
+    }
+}
