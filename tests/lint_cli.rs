@@ -129,3 +129,17 @@ fn lint_of_a_folder_scans_it() {
     assert!(f["file"].as_str().expect("file").ends_with("servers/kb-py/server.py"));
     let _ = pairs_with(&v, "tool-overlap");
 }
+
+#[test]
+fn filesystem_read_family_is_flagged_as_confusable() {
+    // Acceptance: read_file / read_text_file / read_multiple_files on the real server.
+    let (v, _) = lint(&[&server("filesystem"), "--fail-on", "never"]);
+    let family = pairs_with(&v, "tool-name-family");
+    let has = |a: &str, b: &str| family.iter().any(|p| p.contains(&a.to_owned()) && p.contains(&b.to_owned()));
+    assert!(has("read_file", "read_text_file"), "{family:?}");
+    assert!(has("read_file", "read_multiple_files"), "{family:?}");
+    let warn = v["findings"].as_array().expect("f").iter().find(|f| f["code"] == "tool-name-family" && f["pair"] == serde_json::json!(["read_file", "read_text_file"])).expect("finding");
+    assert_eq!(warn["severity"], "warn", "same name words and the same arguments");
+    // And the lexical near-duplicates are overlap warnings without a stated boundary.
+    assert!(pairs_with(&v, "pair-no-boundary").contains(&["list_directory".to_owned(), "list_directory_with_sizes".to_owned()]));
+}

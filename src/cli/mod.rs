@@ -35,12 +35,16 @@ pub enum ColorChoice {
 }
 
 /// The commands.
+// Parsed once per process; boxing the larger argument structs would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Find every tool definition in a repository (free, offline, executes nothing).
     Scan(scan::ScanArgs),
     /// Find what will confuse a model (free, offline).
     Lint(lint::LintArgs),
+    /// Group confusable tools into clusters and show what tells them apart.
+    Cluster(cluster::ClusterArgs),
     /// The install gate: compare a new capability with the installed tools (pass | warn).
     Check(check::CheckArgs),
     /// Which tools lack reviewed test cases.

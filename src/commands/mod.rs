@@ -1,6 +1,7 @@
 //! Command implementations: validate the parsed flags, call the engine, render, write.
 
 mod check;
+mod cluster;
 mod coverage;
 mod input;
 mod lint;
@@ -20,6 +21,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
     match cli.command {
         Command::Scan(args) => scan::run(&args, style),
         Command::Lint(args) => lint::run(&args, style),
+        Command::Cluster(args) => cluster::run(&args, style),
         Command::Check(args) => check::run(&args, style),
         Command::Coverage(args) => coverage::run(&args, style),
     }

@@ -1,7 +1,8 @@
 //! Overlap family: tools a model may confuse. Lexical overlap (compat: trigram Dice over name
 //! words + description, warn ≥ 0.6, info ≥ 0.4, the 20 strongest pairs listed and the rest
 //! summarised), parameter-shape overlap (same arguments, different-looking text), and
-//! `pair-no-boundary`: a confusable pair (lexical ≥ 0.6) where neither description says when
+//! `tool-name-family`: tools whose names share distinctive words (read_file / read_text_file)
+//! while their descriptions read differently, and `pair-no-boundary`: a confusable pair (lexical ≥ 0.6) where neither description says when
 //! not to use it or names the other tool.
 //!
 //! Pairs come from the similarity index computed once in [`super::lint`]; nothing here loops
@@ -21,6 +22,12 @@ pub const MAX_LISTED_PAIRS: usize = 20;
 /// structural score is smoothed (see `similarity`): 0.6 needs about three shared required
 /// parameters, so one shared `path` never triggers it.
 pub const STRUCTURAL_OVERLAP: f64 = 0.6;
+/// Family (shared distinctive name words, IDF-weighted) similarity at or above which two tools
+/// are a name family a model may confuse even when their descriptions read differently — the
+/// cluster threshold.
+pub const FAMILY_OVERLAP: f64 = 0.5;
+/// A name family whose tools also take alike arguments (structural ≥ this) is a warning.
+pub const FAMILY_SAME_ARGS: f64 = 0.5;
 
 /// Phrases that mark a description as stating its boundary.
 static BOUNDARY: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -70,6 +77,39 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         },
         |p| p.structural,
     );
+    let by_family = ranked(
+        input.pairs,
+        |p| p.family >= FAMILY_OVERLAP && p.lexical < OVERLAP_INFO,
+        |p| p.family.max(p.structural),
+    );
+    for p in by_family.iter().take(MAX_LISTED_PAIRS) {
+        let (a, b) = (&tools[p.a], &tools[p.b]);
+        use crate::analyze::similarity::{name_tokens, stem};
+        let stems_b: Vec<String> = name_tokens(&b.name).iter().map(|w| stem(w)).collect();
+        let words: Vec<String> = name_tokens(&a.name)
+            .into_iter()
+            .filter(|w| stems_b.contains(&stem(w)))
+            .collect();
+        let same_args = p.structural >= FAMILY_SAME_ARGS;
+        out.push(pair_finding(
+            if same_args { Severity::Warn } else { Severity::Info },
+            "tool-name-family",
+            a,
+            b,
+            format!(
+                "`{}` and `{}` share the name words `{}` (family similarity {:.2}){}; a model choosing by name may call one for the other.",
+                a.name,
+                b.name,
+                words.join(" "),
+                p.family,
+                if same_args { format!(" and take alike arguments (parameter similarity {:.2})", p.structural) } else { String::new() }
+            ),
+            format!(
+                "Say in each description when to use it rather than the other (e.g. \"for … use `{}`\"); if one is a deprecated alias, stop serving it.",
+                b.name
+            ),
+        ));
+    }
     for p in by_lexical.iter().take(MAX_LISTED_PAIRS) {
         let (a, b) = (&tools[p.a], &tools[p.b]);
         let severity = if p.lexical >= OVERLAP_WARN {
@@ -110,6 +150,7 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         .iter()
         .skip(MAX_LISTED_PAIRS)
         .chain(by_shape.iter().skip(MAX_LISTED_PAIRS))
+        .chain(by_family.iter().skip(MAX_LISTED_PAIRS))
         .collect();
     if !hidden.is_empty() {
         let warn = hidden.iter().filter(|p| p.lexical >= OVERLAP_WARN).count();

@@ -237,6 +237,14 @@ pub static RULES: &[Rule] = &[
         "Make each description state what it does differently, or merge them behind an enum parameter.",
     ),
     rule(
+        "tool-name-family",
+        "overlap",
+        W,
+        "Two tools share distinctive name words (family similarity ≥ 0.5) while their descriptions read differently; warn when they also take alike arguments (structural ≥ 0.5), info otherwise.",
+        r#"{"tools": [{"name": "read_file", "description": "Read a file as text. DEPRECATED.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "File path."}, "head": {"type": "number", "description": "First N lines."}}, "required": ["path"]}}, {"name": "read_text_file", "description": "Return the complete contents of a UTF-8 document from disk, optionally only its first lines.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "File path."}, "head": {"type": "number", "description": "First N lines."}}, "required": ["path"]}}, {"name": "list_users", "description": "List every user account with its role."}, {"name": "delete_order", "description": "Cancel and remove an order by id."}]}"#,
+        "Say in each description when to use it rather than the other; if one is a deprecated alias, stop serving it.",
+    ),
+    rule(
         "tool-overlap-more",
         "overlap",
         I,
