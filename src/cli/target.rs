@@ -22,20 +22,40 @@ pub struct LiveArgs {
     #[arg(long, value_name = "NAME", help_heading = "Live servers")]
     pub server: Option<String>,
     /// Where to look for client configs for --server.
-    #[arg(long, value_name = "DIR", default_value = ".", help_heading = "Live servers")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = ".",
+        help_heading = "Live servers"
+    )]
     pub config_root: PathBuf,
     /// Pass this environment variable through to a stdio server (repeatable). The child
     /// otherwise gets only PATH, HOME, locale and terminal basics.
     #[arg(long = "env", value_name = "NAME", help_heading = "Live servers")]
     pub env: Vec<String>,
     /// Seconds allowed to start the server (stdio) or connect (HTTP).
-    #[arg(long, value_name = "SECS", default_value_t = 30, help_heading = "Live servers")]
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 30,
+        help_heading = "Live servers"
+    )]
     pub timeout_start: u64,
     /// Seconds allowed for the initialize handshake.
-    #[arg(long, value_name = "SECS", default_value_t = 30, help_heading = "Live servers")]
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 30,
+        help_heading = "Live servers"
+    )]
     pub timeout_init: u64,
     /// Seconds allowed for the whole tools/list listing.
-    #[arg(long, value_name = "SECS", default_value_t = 30, help_heading = "Live servers")]
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 30,
+        help_heading = "Live servers"
+    )]
     pub timeout_list: u64,
     /// Write the live tools/list result, as served, to this file (a snapshot mf can read back).
     #[arg(long, value_name = "FILE", help_heading = "Live servers")]

@@ -4,19 +4,22 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::analyze::cluster::{cluster, profiles_from_clusters, ClusterOptions};
+use crate::analyze::cluster::{ClusterOptions, cluster, profiles_from_clusters};
 use crate::cli::check::SimpleFormat;
 use crate::cli::cluster::ClusterArgs;
 use crate::render::terminal::Style;
 use crate::surface::formats;
 use crate::util::atomic::write_atomic;
-use crate::{render, Error, Exit};
+use crate::{Error, Exit, render};
 
 use super::input;
 
 pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     if !(0.0..=1.0).contains(&args.threshold) {
-        return Err(Error::Usage(format!("--threshold {} is outside 0..=1", args.threshold)));
+        return Err(Error::Usage(format!(
+            "--threshold {} is outside 0..=1",
+            args.threshold
+        )));
     }
     if args.max_size < 2 {
         return Err(Error::Usage("--max-size must be at least 2".into()));
@@ -25,11 +28,21 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     for w in &input.warnings {
         super::note(&format!("warning: {w}"));
     }
-    let report = cluster(&input.surface, &ClusterOptions { threshold: args.threshold, max_cluster_size: args.max_size });
+    let report = cluster(
+        &input.surface,
+        &ClusterOptions {
+            threshold: args.threshold,
+            max_cluster_size: args.max_size,
+        },
+    );
     if let Some(out) = &args.out {
         let profiles = profiles_from_clusters(&report);
         write_profiles(out, &profiles, &input.surface)?;
-        super::note(&format!("wrote {} profiles to {}", profiles.len(), out.display()));
+        super::note(&format!(
+            "wrote {} profiles to {}",
+            profiles.len(),
+            out.display()
+        ));
     }
     let text = match args.format {
         SimpleFormat::Json => render::json::to_string(&report),
@@ -42,13 +55,19 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
 
 /// Set `profiles` in the suite at `path`, keeping everything else as written. A missing suite
 /// is created as a draft holding the clustered tools.
-fn write_profiles(path: &Path, profiles: &std::collections::BTreeMap<String, Vec<String>>, surface: &crate::surface::Surface) -> Result<(), Error> {
+fn write_profiles(
+    path: &Path,
+    profiles: &std::collections::BTreeMap<String, Vec<String>>,
+    surface: &crate::surface::Surface,
+) -> Result<(), Error> {
     let display = path.to_string_lossy().replace('\\', "/");
     let mut doc: Value = if path.exists() {
         let text = formats::read_text(path, &display, formats::MAX_FILE_BYTES)?;
         let doc = formats::parse_json(&text, &display)?;
         if !doc.value.is_object() {
-            return Err(Error::Usage(format!("{display}: not a suite (expected a JSON object); pass another --out file")));
+            return Err(Error::Usage(format!(
+                "{display}: not a suite (expected a JSON object); pass another --out file"
+            )));
         }
         doc.value
     } else {
@@ -70,5 +89,8 @@ fn write_profiles(path: &Path, profiles: &std::collections::BTreeMap<String, Vec
         serde_json::json!({"version": 1, "name": "suite", "draft": true, "tools": tools, "cases": []})
     };
     doc["profiles"] = serde_json::to_value(profiles).unwrap_or_default();
-    write_atomic(path, render::json::to_string(&doc).as_bytes()).map_err(|source| Error::Write { path: path.to_path_buf(), source })
+    write_atomic(path, render::json::to_string(&doc).as_bytes()).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -37,7 +37,9 @@ pub fn load(args: &SurfaceArgs) -> Result<Input, Error> {
         input.surface.merge(loaded.surface);
         labels.push(target.display_name());
     } else if live.save_snapshot.is_some() && !args.paths.iter().any(|p| is_url(p)) {
-        return Err(Error::Usage("--save-snapshot needs a live server: a URL, --stdio or --server".into()));
+        return Err(Error::Usage(
+            "--save-snapshot needs a live server: a URL, --stdio or --server".into(),
+        ));
     }
     if args.paths.is_empty() && labels.is_empty() {
         let default_suite = Path::new("mf.suite.json");

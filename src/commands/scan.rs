@@ -35,10 +35,7 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
     if found && !args.no_write {
         let dir = args.out_dir.clone().unwrap_or_else(|| args.root.clone());
         let suite_path = suite_target(&dir);
-        write(
-            &dir.join("mf.scan.json"),
-            &render::json::to_string(&report),
-        )?;
+        write(&dir.join("mf.scan.json"), &render::json::to_string(&report))?;
         write(&suite_path, &render::json::to_string(&draft))?;
         if !args.json {
             super::note(&format!(

@@ -7,7 +7,8 @@ use serde::Serialize;
 pub fn to_string<T: Serialize>(value: &T) -> String {
     // Serializing our own report types cannot fail: they hold only strings, numbers, maps with
     // string keys and JSON values.
-    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
 }

@@ -130,10 +130,22 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
         for p in &report.probes {
             match &p.error {
                 None => {
-                    let _ = writeln!(out, "  {}  {}  ok, {} tools", p.server, p.transport.as_str(), p.tools);
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}  ok, {} tools",
+                        p.server,
+                        p.transport.as_str(),
+                        p.tools
+                    );
                 }
                 Some(e) => {
-                    let _ = writeln!(out, "  {}  {}  {}", p.server, p.transport.as_str(), style.yellow(&format!("failed: {}", e.lines().next().unwrap_or_default())));
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}  {}",
+                        p.server,
+                        p.transport.as_str(),
+                        style.yellow(&format!("failed: {}", e.lines().next().unwrap_or_default()))
+                    );
                 }
             }
         }

@@ -86,7 +86,12 @@ impl Finding {
             (None, None, Some(s)) => format!("skill:{s}"),
             _ => "surface".to_owned(),
         };
-        format!("{}|{}|{}", self.code, subject, self.param.as_deref().unwrap_or(""))
+        format!(
+            "{}|{}|{}",
+            self.code,
+            subject,
+            self.param.as_deref().unwrap_or("")
+        )
     }
 }
 

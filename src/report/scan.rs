@@ -4,12 +4,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::suite::{InlineTool, Suite, SuiteSkill, SuiteTool, SUITE_VERSION};
+use crate::suite::{InlineTool, SUITE_VERSION, Suite, SuiteSkill, SuiteTool};
 use crate::surface::fingerprint::surface_fingerprint;
-use crate::surface::normalize::{normalize_surface, RefIssue};
+use crate::surface::normalize::{RefIssue, normalize_surface};
 use crate::surface::scan::mcp_config::ConfiguredServer;
 use crate::surface::scan::{ScanResult, ScanWarning};
-use crate::surface::tokens::{surface_tokens, SurfaceTokens, ToolTokens};
+use crate::surface::tokens::{SurfaceTokens, ToolTokens, surface_tokens};
 use crate::surface::{Skill, SourceFormat, Surface, Tool};
 
 /// Scan report format version.
@@ -94,7 +94,10 @@ pub struct ScannedTool {
 
 /// Build the report from a scan.
 pub fn build(root: &str, result: &ScanResult) -> ScanReport {
-    let surface = Surface { tools: result.tools.clone(), skills: result.skills.clone() };
+    let surface = Surface {
+        tools: result.tools.clone(),
+        skills: result.skills.clone(),
+    };
     let normalized = normalize_surface(&surface);
     let (per_tool, tokens) = surface_tokens(&result.tools, true);
     let mut by_format = BTreeMap::new();
@@ -116,7 +119,13 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
         },
         fingerprint: surface_fingerprint(&surface),
         tokens,
-        tools: result.tools.iter().cloned().zip(per_tool).map(|(tool, tokens)| ScannedTool { tool, tokens }).collect(),
+        tools: result
+            .tools
+            .iter()
+            .cloned()
+            .zip(per_tool)
+            .map(|(tool, tokens)| ScannedTool { tool, tokens })
+            .collect(),
         skills: result.skills.clone(),
         servers: result.servers.clone(),
         ref_issues: normalized.ref_issues,
@@ -145,10 +154,19 @@ pub fn draft_suite(name: &str, result: &ScanResult) -> Suite {
         schema: None,
         version: SUITE_VERSION,
         name: name.to_owned(),
-        description: Some("Draft written by `mf scan`: review the tools, add cases, then remove `draft`.".into()),
+        description: Some(
+            "Draft written by `mf scan`: review the tools, add cases, then remove `draft`.".into(),
+        ),
         draft: true,
         tools,
-        skills: result.skills.iter().map(|s| SuiteSkill { name: s.name.clone(), description: s.description.clone() }).collect(),
+        skills: result
+            .skills
+            .iter()
+            .map(|s| SuiteSkill {
+                name: s.name.clone(),
+                description: s.description.clone(),
+            })
+            .collect(),
         cases: vec![],
         profiles: BTreeMap::new(),
         suppressions: vec![],

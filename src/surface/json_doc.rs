@@ -194,10 +194,19 @@ mod tests {
     fn positions_of_nested_nodes() {
         let text = "{\n  \"tools\": [\n    {\"name\": \"a\"},\n    {\"name\": \"b\"}\n  ]\n}\n";
         let doc = JsonDoc::parse(text).expect("valid json");
-        assert_eq!(doc.position(text, "/tools/1"), Position { line: 4, column: 5 });
-        assert_eq!(doc.position(text, "/tools/0/name"), Position { line: 3, column: 6 });
+        assert_eq!(
+            doc.position(text, "/tools/1"),
+            Position { line: 4, column: 5 }
+        );
+        assert_eq!(
+            doc.position(text, "/tools/0/name"),
+            Position { line: 3, column: 6 }
+        );
         // A pointer to nothing falls back to its nearest ancestor.
-        assert_eq!(doc.position(text, "/tools/0/missing"), Position { line: 3, column: 5 });
+        assert_eq!(
+            doc.position(text, "/tools/0/missing"),
+            Position { line: 3, column: 5 }
+        );
     }
 
     #[test]

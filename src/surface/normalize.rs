@@ -47,7 +47,11 @@ pub struct Normalized {
 /// Normalize one text: NFC, CRLF/CR → LF, trailing whitespace removed from every line and from
 /// the end.
 pub fn normalize_text(s: &str) -> String {
-    let unified = if s.contains('\r') { s.replace("\r\n", "\n").replace('\r', "\n") } else { s.to_owned() };
+    let unified = if s.contains('\r') {
+        s.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        s.to_owned()
+    };
     let nfc: String = unified.nfc().collect();
     let mut out = String::with_capacity(nfc.len());
     for (i, line) in nfc.split('\n').enumerate() {
@@ -66,8 +70,10 @@ pub fn normalize_value(v: &Value) -> Value {
         Value::String(s) => Value::String(normalize_text(s)),
         Value::Array(a) => Value::Array(a.iter().map(normalize_value).collect()),
         Value::Object(o) => {
-            let mut entries: Vec<(String, Value)> =
-                o.iter().map(|(k, v)| (normalize_text(k), normalize_value(v))).collect();
+            let mut entries: Vec<(String, Value)> = o
+                .iter()
+                .map(|(k, v)| (normalize_text(k), normalize_value(v)))
+                .collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             Value::Object(entries.into_iter().collect::<Map<String, Value>>())
         }
@@ -138,7 +144,12 @@ fn inline_at(
             if let Some(Value::String(r)) = o.get("$ref") {
                 let report = |problem, issues: &mut Vec<RefIssue>| {
                     if !issues.iter().any(|i| i.at == *pointer && i.reference == *r) {
-                        issues.push(RefIssue { tool: tool.to_owned(), at: pointer.clone(), reference: r.clone(), problem });
+                        issues.push(RefIssue {
+                            tool: tool.to_owned(),
+                            at: pointer.clone(),
+                            reference: r.clone(),
+                            problem,
+                        });
                     }
                 };
                 if !r.starts_with('#') {
@@ -148,7 +159,9 @@ fn inline_at(
                 let target_pointer = decode_fragment(&r[1..]);
                 // A ref to itself or an enclosing object (`pointer` is always the real location)
                 // or one already being expanded never ends.
-                let encloses = target_pointer.as_deref().is_some_and(|t| *pointer == t || pointer.starts_with(&format!("{t}/")) || t.is_empty());
+                let encloses = target_pointer.as_deref().is_some_and(|t| {
+                    *pointer == t || pointer.starts_with(&format!("{t}/")) || t.is_empty()
+                });
                 if encloses || stack.iter().any(|s| s == r) || stack.len() >= MAX_REF_DEPTH {
                     report(RefProblem::Cyclic, issues);
                     return node.clone();
@@ -242,13 +255,19 @@ mod tests {
     #[test]
     fn text_is_nfc_lf_and_trimmed() {
         // "e" + combining acute → precomposed é; CRLF and lone CR → LF; trailing spaces gone.
-        assert_eq!(normalize_text("Cafe\u{301}  \r\nnext\rlast \t \n\n"), "Caf\u{e9}\nnext\nlast");
+        assert_eq!(
+            normalize_text("Cafe\u{301}  \r\nnext\rlast \t \n\n"),
+            "Caf\u{e9}\nnext\nlast"
+        );
     }
 
     #[test]
     fn keys_are_sorted() {
         let v = normalize_value(&json!({"b": 1, "a": {"d": 2, "c": 3}}));
-        assert_eq!(serde_json::to_string(&v).expect("json"), r#"{"a":{"c":3,"d":2},"b":1}"#);
+        assert_eq!(
+            serde_json::to_string(&v).expect("json"),
+            r#"{"a":{"c":3,"d":2},"b":1}"#
+        );
     }
 
     #[test]
@@ -260,7 +279,10 @@ mod tests {
         })));
         assert!(issues.is_empty(), "{issues:?}");
         let schema = t.input_schema.expect("schema");
-        assert_eq!(schema["properties"]["where"], json!({"description": "the place", "type": "string"}));
+        assert_eq!(
+            schema["properties"]["where"],
+            json!({"description": "the place", "type": "string"})
+        );
     }
 
     #[test]
@@ -273,7 +295,8 @@ mod tests {
             },
             "$defs": {"node": {"properties": {"next": {"$ref": "#/$defs/node"}}}}
         })));
-        let mut problems: Vec<(String, RefProblem)> = issues.iter().map(|i| (i.at.clone(), i.problem)).collect();
+        let mut problems: Vec<(String, RefProblem)> =
+            issues.iter().map(|i| (i.at.clone(), i.problem)).collect();
         problems.sort_by(|a, b| a.0.cmp(&b.0));
         // The cycle is reported once, where the `$ref` is written.
         assert_eq!(
@@ -285,9 +308,15 @@ mod tests {
             ]
         );
         let schema = t.input_schema.expect("schema");
-        assert_eq!(schema["properties"]["ext"]["$ref"], "https://example.com/s.json");
+        assert_eq!(
+            schema["properties"]["ext"]["$ref"],
+            "https://example.com/s.json"
+        );
         // The ref to `node` is inlined one level; the self-reference inside stays as written.
-        assert_eq!(schema["properties"]["node"]["properties"]["next"]["$ref"], "#/$defs/node");
+        assert_eq!(
+            schema["properties"]["node"]["properties"]["next"]["$ref"],
+            "#/$defs/node"
+        );
     }
 
     #[test]

@@ -39,7 +39,9 @@ pub struct SurfaceTokens {
 
 /// Count tokens of a text with o200k_base.
 pub fn count(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len()
+    tiktoken_rs::o200k_base_singleton()
+        .encode_ordinary(text)
+        .len()
 }
 
 /// Count one tool in the function-tool wire form `{"type":"function","name","description","parameters"}`.
@@ -72,7 +74,14 @@ pub fn tool_tokens(tool: &Tool) -> ToolTokens {
 pub fn surface_tokens(tools: &[Tool], exact: bool) -> (Vec<ToolTokens>, SurfaceTokens) {
     let per: Vec<ToolTokens> = tools.iter().map(tool_tokens).collect();
     let total = per.iter().map(|t| t.total).sum();
-    (per, SurfaceTokens { tokenizer: TOKENIZER.to_owned(), exact, total })
+    (
+        per,
+        SurfaceTokens {
+            tokenizer: TOKENIZER.to_owned(),
+            exact,
+            total,
+        },
+    )
 }
 
 #[cfg(test)]
@@ -91,9 +100,14 @@ mod tests {
     fn parts_add_up_to_total() {
         let mut t = Tool::named("read_file", Origin::default(), Confidence::High);
         t.description = Some("Read the complete contents of a file from the file system.".into());
-        t.input_schema = Some(serde_json::json!({"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}));
+        t.input_schema = Some(
+            serde_json::json!({"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}),
+        );
         let c = tool_tokens(&t);
-        assert!(c.name >= 1 && c.description >= 10 && c.schema >= 10, "{c:?}");
+        assert!(
+            c.name >= 1 && c.description >= 10 && c.schema >= 10,
+            "{c:?}"
+        );
         assert_eq!(c.name + c.description + c.schema + c.envelope, c.total);
     }
 

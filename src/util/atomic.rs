@@ -10,7 +10,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".mf-").suffix(".tmp").tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mf-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -28,7 +31,10 @@ mod tests {
         write_atomic(&target, b"old").expect("write");
         write_atomic(&target, b"new").expect("write");
         assert_eq!(std::fs::read(&target).expect("read"), b"new");
-        let names: Vec<_> = std::fs::read_dir(dir.path()).expect("ls").map(|e| e.expect("entry").file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
         assert_eq!(names.len(), 1, "{names:?}");
     }
 

@@ -8,7 +8,11 @@ use crate::surface::{Confidence, SourceFormat, Tool};
 /// Load one Anthropic tool.
 pub fn load_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool, LoadError> {
     let name = req_str(src, v, pointer, "name")?;
-    let mut tool = Tool::named(&name, src.origin(SourceFormat::Anthropic, pointer), Confidence::High);
+    let mut tool = Tool::named(
+        &name,
+        src.origin(SourceFormat::Anthropic, pointer),
+        Confidence::High,
+    );
     tool.description = opt_str(src, v, pointer, "description")?;
     tool.input_schema = opt_obj(src, v, pointer, "input_schema")?;
     Ok(tool)

@@ -26,11 +26,16 @@ pub fn load(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
         }
         // A bare array of MCP tools (camelCase `inputSchema`).
         if !items.is_empty()
-            && items.iter().all(|i| i.get("name").is_some() && i.get("inputSchema").is_some())
+            && items
+                .iter()
+                .all(|i| i.get("name").is_some() && i.get("inputSchema").is_some())
         {
             let mut loaded = Loaded::default();
             for (i, item) in items.iter().enumerate() {
-                loaded.surface.tools.push(load_tool(src, item, &format!("/{i}"))?);
+                loaded
+                    .surface
+                    .tools
+                    .push(load_tool(src, item, &format!("/{i}"))?);
             }
             return Ok(Some(loaded));
         }
@@ -46,7 +51,10 @@ fn page_tools_pointer(v: &Value) -> Option<String> {
         return Some("/tools".into());
     }
     let result = o.get("result")?.as_object()?;
-    result.get("tools").filter(|t| t.is_array()).map(|_| "/result/tools".into())
+    result
+        .get("tools")
+        .filter(|t| t.is_array())
+        .map(|_| "/result/tools".into())
 }
 
 fn load_page(src: &Source<'_>, tools_pointer: &str, loaded: &mut Loaded) -> Result<(), LoadError> {
@@ -67,7 +75,11 @@ fn load_page(src: &Source<'_>, tools_pointer: &str, loaded: &mut Loaded) -> Resu
 /// Load one MCP tool object `{name, title?, description?, inputSchema, outputSchema?, annotations?}`.
 pub fn load_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool, LoadError> {
     let name = req_str(src, v, pointer, "name")?;
-    let mut tool = Tool::named(&name, src.origin(SourceFormat::McpToolsList, pointer), Confidence::High);
+    let mut tool = Tool::named(
+        &name,
+        src.origin(SourceFormat::McpToolsList, pointer),
+        Confidence::High,
+    );
     tool.title = opt_str(src, v, pointer, "title")?;
     tool.description = opt_str(src, v, pointer, "description")?;
     tool.input_schema = opt_obj(src, v, pointer, "inputSchema")?;

@@ -268,7 +268,7 @@ pub fn load_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool, Loa
     if o.contains_key("input_schema") {
         return anthropic::load_tool(src, v, pointer);
     }
-if (o.contains_key("parameters") || o.contains_key("input")) && !o.contains_key("inputSchema") {
+    if (o.contains_key("parameters") || o.contains_key("input")) && !o.contains_key("inputSchema") {
         return function_json::load_tool(src, v, pointer, SourceFormat::FunctionJson);
     }
     mcp::load_tool(src, v, pointer)

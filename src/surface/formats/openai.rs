@@ -11,10 +11,18 @@ pub fn load_chat_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool
     let fp = format!("{pointer}/function");
     let f = v.get("function").unwrap_or(&Value::Null);
     if !f.is_object() {
-        return Err(src.shape_error(&fp, f, "`function` to be an object {name, description, parameters}"));
+        return Err(src.shape_error(
+            &fp,
+            f,
+            "`function` to be an object {name, description, parameters}",
+        ));
     }
     let name = req_str(src, f, &fp, "name")?;
-    let mut tool = Tool::named(&name, src.origin(SourceFormat::OpenaiChat, pointer), Confidence::High);
+    let mut tool = Tool::named(
+        &name,
+        src.origin(SourceFormat::OpenaiChat, pointer),
+        Confidence::High,
+    );
     tool.description = opt_str(src, f, &fp, "description")?;
     tool.input_schema = opt_obj(src, f, &fp, "parameters")?;
     Ok(tool)
@@ -23,7 +31,11 @@ pub fn load_chat_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool
 /// Load one Responses tool.
 pub fn load_responses_tool(src: &Source<'_>, v: &Value, pointer: &str) -> Result<Tool, LoadError> {
     let name = req_str(src, v, pointer, "name")?;
-    let mut tool = Tool::named(&name, src.origin(SourceFormat::OpenaiResponses, pointer), Confidence::High);
+    let mut tool = Tool::named(
+        &name,
+        src.origin(SourceFormat::OpenaiResponses, pointer),
+        Confidence::High,
+    );
     tool.description = opt_str(src, v, pointer, "description")?;
     tool.input_schema = opt_obj(src, v, pointer, "parameters")?;
     Ok(tool)

@@ -6,8 +6,11 @@ use std::path::{Component, Path};
 
 use serde_json::Value;
 
-use super::{LoadError, Loaded, Source, function_json, opt_str, parse_json, read_text, req_str, MAX_FILE_BYTES};
-use crate::surface::{SourceFormat, Skill};
+use super::{
+    LoadError, Loaded, MAX_FILE_BYTES, Source, function_json, opt_str, parse_json, read_text,
+    req_str,
+};
+use crate::surface::{Skill, SourceFormat};
 
 /// Whether a document is a suite rather than a bare tools/list result.
 pub fn looks_like_suite(v: &Value) -> bool {
@@ -17,7 +20,9 @@ pub fn looks_like_suite(v: &Value) -> bool {
     let Some(tools) = o.get("tools").and_then(Value::as_array) else {
         return false;
     };
-    ["cases", "profiles", "execution", "skills", "draft"].iter().any(|k| o.contains_key(*k))
+    ["cases", "profiles", "execution", "skills", "draft"]
+        .iter()
+        .any(|k| o.contains_key(*k))
         || tools.iter().any(|t| t.get("ref").is_some())
 }
 
@@ -33,11 +38,25 @@ pub fn load(src: &Source<'_>) -> Result<Loaded, LoadError> {
                     Ok(mut refd) => loaded.surface.tools.append(&mut refd.surface.tools),
                     Err(msg) => {
                         let p = src.position(&pointer);
-                        loaded.warnings.push(format!("{}:{}:{}: ref {r:?} not loaded: {msg}", src.file, p.line, p.column));
+                        loaded.warnings.push(format!(
+                            "{}:{}:{}: ref {r:?} not loaded: {msg}",
+                            src.file, p.line, p.column
+                        ));
                     }
                 },
-                Some(other) => return Err(src.shape_error(&format!("{pointer}/ref"), other, "`ref` to be a relative path string")),
-                None => loaded.surface.tools.push(function_json::load_tool(src, entry, &pointer, SourceFormat::Suite)?),
+                Some(other) => {
+                    return Err(src.shape_error(
+                        &format!("{pointer}/ref"),
+                        other,
+                        "`ref` to be a relative path string",
+                    ));
+                }
+                None => loaded.surface.tools.push(function_json::load_tool(
+                    src,
+                    entry,
+                    &pointer,
+                    SourceFormat::Suite,
+                )?),
             }
         }
     }
@@ -66,15 +85,30 @@ fn load_ref(src: &Source<'_>, r: &str) -> Result<Loaded, String> {
     let base = src.base_dir.unwrap_or_else(|| Path::new("."));
     let path = base.join(rel);
     let display = match Path::new(src.file).parent() {
-        Some(p) if !p.as_os_str().is_empty() => format!("{}/{}", p.to_string_lossy(), r.trim_start_matches("./")),
+        Some(p) if !p.as_os_str().is_empty() => {
+            format!("{}/{}", p.to_string_lossy(), r.trim_start_matches("./"))
+        }
         _ => r.trim_start_matches("./").to_owned(),
     };
     let text = read_text(&path, &display, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
     let doc = parse_json(&text, &display).map_err(|e| e.to_string())?;
-    let inner = Source { file: &display, text: &text, doc: &doc, base_dir: path.parent() };
+    let inner = Source {
+        file: &display,
+        text: &text,
+        doc: &doc,
+        base_dir: path.parent(),
+    };
     if !function_json::looks_like_function(&doc.value) {
-        return Err(format!("{display} is not a function definition {{name, description, parameters}}"));
+        return Err(format!(
+            "{display} is not a function definition {{name, description, parameters}}"
+        ));
     }
     let tool = super::load_tool(&inner, &doc.value, "").map_err(|e| e.to_string())?;
-    Ok(Loaded { surface: crate::surface::Surface { tools: vec![tool], skills: vec![] }, warnings: vec![] })
+    Ok(Loaded {
+        surface: crate::surface::Surface {
+            tools: vec![tool],
+            skills: vec![],
+        },
+        warnings: vec![],
+    })
 }

@@ -413,12 +413,16 @@ impl<'a> Cx<'a> {
             // FastMCP (pydantic) serves `Optional[X]` / `X | None` as `anyOf: [X, {type: null}]`;
             // it stays required unless it has a default.
             if nullable && !s.is_empty() {
-                let keep: Vec<(String, Value)> = ["description", "default", "title", "x-has-default"]
-                    .iter()
-                    .filter_map(|k| s.remove(*k).map(|v| ((*k).to_owned(), v)))
-                    .collect();
+                let keep: Vec<(String, Value)> =
+                    ["description", "default", "title", "x-has-default"]
+                        .iter()
+                        .filter_map(|k| s.remove(*k).map(|v| ((*k).to_owned(), v)))
+                        .collect();
                 let inner = std::mem::take(&mut s);
-                s.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), Value::Object(typed("null"))]));
+                s.insert(
+                    "anyOf".into(),
+                    Value::Array(vec![Value::Object(inner), Value::Object(typed("null"))]),
+                );
                 s.extend(keep);
             }
             let mut is_required = s.remove("x-has-default").is_none();
@@ -857,7 +861,9 @@ async def get_forecast(latitude: float, longitude: float, days: int = 3) -> str:
         assert_eq!(t.name, "get_forecast");
         assert_eq!(
             t.description.as_deref(),
-            Some("Get weather forecast for a location.\n\n    Uses the NWS API.\n\n    Args:\n        latitude: Latitude of the location\n        longitude (float): Longitude of the\n            location, in degrees\n        days: How many days\n\n    Returns:\n        The forecast text.\n    ")
+            Some(
+                "Get weather forecast for a location.\n\n    Uses the NWS API.\n\n    Args:\n        latitude: Latitude of the location\n        longitude (float): Longitude of the\n            location, in degrees\n        days: How many days\n\n    Returns:\n        The forecast text.\n    "
+            )
         );
         assert_eq!(
             t.input_schema.unwrap(),
@@ -875,7 +881,12 @@ async def get_forecast(latitude: float, longitude: float, days: int = 3) -> str:
         let src = "@server.tool\ndef f(x: str, y: bool = False):\n    \"\"\"Do f.\n\n    Parameters\n    ----------\n    x : str\n        The x.\n    y : bool\n        The y.\n\n    Returns\n    -------\n    str\n    \"\"\"\n";
         let t = one(src);
         // FastMCP sends the docstring whole and no per-parameter descriptions.
-        assert_eq!(t.description.as_deref(), Some("Do f.\n\n    Parameters\n    ----------\n    x : str\n        The x.\n    y : bool\n        The y.\n\n    Returns\n    -------\n    str\n    "));
+        assert_eq!(
+            t.description.as_deref(),
+            Some(
+                "Do f.\n\n    Parameters\n    ----------\n    x : str\n        The x.\n    y : bool\n        The y.\n\n    Returns\n    -------\n    str\n    "
+            )
+        );
         assert_eq!(
             t.input_schema.unwrap(),
             json!({"type": "object", "properties": {

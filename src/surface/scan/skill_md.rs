@@ -8,7 +8,11 @@ use crate::surface::{Origin, Skill, SourceFormat};
 
 /// Parse a `SKILL.md`. Errors are warnings for the scan: they name the file and line.
 pub fn parse(text: &str, file: &str) -> Result<Skill, ScanWarning> {
-    let warn = |line: u32, message: String| ScanWarning { file: file.to_owned(), line: Some(line), message };
+    let warn = |line: u32, message: String| ScanWarning {
+        file: file.to_owned(),
+        line: Some(line),
+        message,
+    };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.split('\n');
     if lines.next().map(str::trim_end) != Some("---") {
@@ -25,25 +29,43 @@ pub fn parse(text: &str, file: &str) -> Result<Skill, ScanWarning> {
         front.push('\n');
     }
     if !closed {
-        return Err(warn(1, "front matter is not closed: add a `---` line after it".into()));
+        return Err(warn(
+            1,
+            "front matter is not closed: add a `---` line after it".into(),
+        ));
     }
     let yaml: Yaml = serde_yaml_ng::from_str(&front).map_err(|e| {
         let line = e.location().map(|l| l.line() + 1).unwrap_or(1);
-        warn(u32::try_from(line).unwrap_or(1), format!("front matter is not valid YAML: {e}"))
+        warn(
+            u32::try_from(line).unwrap_or(1),
+            format!("front matter is not valid YAML: {e}"),
+        )
     })?;
     let field = |key: &str| -> Result<Option<String>, ScanWarning> {
         match yaml.get(key) {
             None | Some(Yaml::Null) => Ok(None),
             Some(Yaml::String(s)) => Ok(Some(s.trim().to_owned())),
-            Some(_) => Err(warn(line_of(&front, key), format!("`{key}` must be a string"))),
+            Some(_) => Err(warn(
+                line_of(&front, key),
+                format!("`{key}` must be a string"),
+            )),
         }
     };
     if !matches!(yaml, Yaml::Mapping(_)) {
-        return Err(warn(2, "front matter must be a mapping with `name:` and `description:`".into()));
+        return Err(warn(
+            2,
+            "front matter must be a mapping with `name:` and `description:`".into(),
+        ));
     }
-    let name = field("name")?.filter(|n| !n.is_empty()).ok_or_else(|| warn(2, "front matter has no `name`".into()))?;
+    let name = field("name")?
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| warn(2, "front matter has no `name`".into()))?;
     let description = field("description")?;
-    Ok(Skill { name, description, origin: Origin::at(SourceFormat::SkillMd, file, line_of(&front, "name"), 1) })
+    Ok(Skill {
+        name,
+        description,
+        origin: Origin::at(SourceFormat::SkillMd, file, line_of(&front, "name"), 1),
+    })
 }
 
 /// 1-based file line of `key:` in the front matter (which starts on file line 2).
@@ -64,13 +86,19 @@ mod tests {
     fn reads_name_and_description() {
         let s = parse("---\nname: refund-policy\ndescription: >\n  Decide whether an order\n  can be refunded.\n---\n# Body\n", "skills/r/SKILL.md").expect("skill");
         assert_eq!(s.name, "refund-policy");
-        assert_eq!(s.description.as_deref(), Some("Decide whether an order can be refunded."));
+        assert_eq!(
+            s.description.as_deref(),
+            Some("Decide whether an order can be refunded.")
+        );
         assert_eq!(s.origin.line, Some(2));
     }
 
     #[test]
     fn problems_name_the_line() {
-        assert_eq!(parse("# no front matter", "S.md").map_err(|w| w.line), Err(Some(1)));
+        assert_eq!(
+            parse("# no front matter", "S.md").map_err(|w| w.line),
+            Err(Some(1))
+        );
         assert!(parse("---\nname: [unclosed\n---\n", "S.md").is_err());
         assert!(parse("---\nname: a\n", "S.md").is_err());
         let w = parse("---\ndescription: x\nname: [1, 2]\n---\n", "S.md").expect_err("bad type");
