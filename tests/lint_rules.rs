@@ -95,7 +95,6 @@ fn similarity_available() -> bool {
     !similar_pairs(&s.tools, 0.4).is_empty()
 }
 
-
 /// A realistic, well-written MCP surface: a project-notes server. Six tools (the compat
 /// maximum), every one annotated, every parameter described, the confusable ones bounded.
 fn clean_surface() -> Value {
@@ -203,7 +202,10 @@ fn codes_are_unique_kebab_case_and_documented() {
 
 #[test]
 fn every_rule_example_triggers_its_rule() {
-    assert!(similarity_available(), "the similarity index must find the obvious pair");
+    assert!(
+        similarity_available(),
+        "the similarity index must find the obvious pair"
+    );
     let mut checked = 0;
     for r in RULES {
         let findings = lint_json(serde_json::from_str(r.example).expect("example JSON"));
@@ -388,7 +390,10 @@ fn ordinary_imperative_descriptions_are_not_injection() {
 
 #[test]
 fn a_stated_boundary_quiets_pair_no_boundary() {
-    assert!(similarity_available(), "the similarity index must find the obvious pair");
+    assert!(
+        similarity_available(),
+        "the similarity index must find the obvious pair"
+    );
     let pair = |extra: &str| {
         json!({"tools": [
             {"name": "search_issues", "description": format!("Search issues in a GitHub repository by keyword.{extra}")},
@@ -408,7 +413,10 @@ fn a_stated_boundary_quiets_pair_no_boundary() {
 
 #[test]
 fn overlap_lists_twenty_pairs_and_summarises_the_rest() {
-    assert!(similarity_available(), "the similarity index must find the obvious pair");
+    assert!(
+        similarity_available(),
+        "the similarity index must find the obvious pair"
+    );
     let f = lint_json(
         serde_json::from_str(find("tool-overlap-more").expect("rule").example).expect("json"),
     );
@@ -550,7 +558,10 @@ fn profiles_must_name_existing_tools_once_per_name() {
 
 #[test]
 fn confusable_tools_in_one_profile_are_not_split() {
-    assert!(similarity_available(), "the similarity index must find the obvious pair");
+    assert!(
+        similarity_available(),
+        "the similarity index must find the obvious pair"
+    );
     let mut v: Value =
         serde_json::from_str(find("profile-split-confusable").expect("rule").example)
             .expect("json");

@@ -7,14 +7,29 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn filesystem_entry() -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-servers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
-    assert!(p.is_file(), "server-filesystem is not installed at {}: run scripts/install-test-servers.sh", p.display());
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "target/test-servers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+    );
+    assert!(
+        p.is_file(),
+        "server-filesystem is not installed at {}: run scripts/install-test-servers.sh",
+        p.display()
+    );
     p
 }
 
 fn lint_json(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("mf").expect("mf").args(["lint", "--format", "json", "--fail-on", "never"]).args(args).output().expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::cargo_bin("mf")
+        .expect("mf")
+        .args(["lint", "--format", "json", "--fail-on", "never"])
+        .args(args)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("json")
 }
 
@@ -38,13 +53,31 @@ fn without_location(findings: &Value) -> Vec<Value> {
 fn live_lint_equals_snapshot_lint() {
     let dir = tempfile::tempdir().expect("tmp");
     let snapshot = dir.path().join("fs.tools.json");
-    let command = format!("node {} {}", filesystem_entry().display(), dir.path().display());
-    let live = lint_json(&["--stdio", &command, "--save-snapshot", snapshot.to_str().expect("utf8")]);
+    let command = format!(
+        "node {} {}",
+        filesystem_entry().display(),
+        dir.path().display()
+    );
+    let live = lint_json(&[
+        "--stdio",
+        &command,
+        "--save-snapshot",
+        snapshot.to_str().expect("utf8"),
+    ]);
     let saved = lint_json(&[snapshot.to_str().expect("utf8")]);
     assert_eq!(live["fingerprint"], saved["fingerprint"]);
     assert_eq!(live["summary"], saved["summary"]);
-    assert_eq!(without_location(&live["findings"]), without_location(&saved["findings"]));
+    assert_eq!(
+        without_location(&live["findings"]),
+        without_location(&saved["findings"])
+    );
     assert!(live["summary"]["tools"].as_u64().expect("n") >= 10);
     // The snapshot side knows where each tool is written.
-    assert!(saved["findings"].as_array().expect("f").iter().all(|f| f.get("line").is_some() || f["kind"] == "surface"));
+    assert!(
+        saved["findings"]
+            .as_array()
+            .expect("f")
+            .iter()
+            .all(|f| f.get("line").is_some() || f["kind"] == "surface")
+    );
 }

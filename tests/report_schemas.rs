@@ -19,21 +19,39 @@ fn validator(name: &str) -> jsonschema::Validator {
 }
 
 fn output(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("mf").expect("mf").args(args).output().expect("runs");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    let out = Command::cargo_bin("mf")
+        .expect("mf")
+        .args(args)
+        .output()
+        .expect("runs");
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
 fn inputs() -> Vec<String> {
     let mut v: Vec<String> = ["filesystem", "memory", "everything"]
         .iter()
-        .map(|s| root().join(format!("tests/fixtures/servers/{s}.tools.json")).to_string_lossy().into_owned())
+        .map(|s| {
+            root()
+                .join(format!("tests/fixtures/servers/{s}.tools.json"))
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
-    v.push(root().join("examples/acme-support").to_string_lossy().into_owned());
+    v.push(
+        root()
+            .join("examples/acme-support")
+            .to_string_lossy()
+            .into_owned(),
+    );
     v
 }
 
 fn assert_valid(validator: &jsonschema::Validator, doc: &Value, what: &str) {
-    let errors: Vec<String> = validator.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{what}: {errors:#?}");
 }
 
@@ -45,7 +63,14 @@ fn lint_json_matches_its_schema() {
         assert_valid(&v, &doc, &input);
     }
     // The schema is not vacuous: a drifted field is refused.
-    let mut doc = output(&["lint", "--format", "json", "--fail-on", "never", &inputs()[0]]);
+    let mut doc = output(&[
+        "lint",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        &inputs()[0],
+    ]);
     doc["findings"][0]["severity"] = Value::from("warning");
     assert!(!v.is_valid(&doc));
     doc["findings"][0]["severity"] = Value::from("warn");
@@ -59,7 +84,11 @@ fn cluster_json_matches_its_schema() {
     for input in inputs() {
         let doc = output(&["cluster", "--format", "json", &input]);
         assert_valid(&v, &doc, &input);
-        assert!(!doc["clusters"].as_array().expect("clusters").is_empty() || input.contains("everything"), "{input}");
+        assert!(
+            !doc["clusters"].as_array().expect("clusters").is_empty()
+                || input.contains("everything"),
+            "{input}"
+        );
     }
     let mut doc = output(&["cluster", "--format", "json", &inputs()[0]]);
     doc["riskyPairs"][0]["basis"] = Value::from("vibes");
