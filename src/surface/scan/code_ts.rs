@@ -9,6 +9,8 @@ use std::sync::LazyLock;
 use serde_json::{Map, Value};
 use tree_sitter::{Language, Node, Parser};
 
+use super::syntax::{named, walk};
+
 use super::CodeFindings;
 use crate::surface::{Confidence, Origin, SourceFormat, Tool};
 
@@ -93,33 +95,6 @@ pub fn extract(file: &str, source: &str, dialect: Dialect) -> CodeFindings {
     }
     out.warnings = cx.warnings;
     out
-}
-
-/// Visit every node in document order, without recursion.
-fn walk<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>)) {
-    let mut c = root.walk();
-    loop {
-        f(c.node());
-        if c.goto_first_child() {
-            continue;
-        }
-        loop {
-            if c.goto_next_sibling() {
-                break;
-            }
-            if !c.goto_parent() {
-                return;
-            }
-        }
-    }
-}
-
-/// Named children, comments left out.
-fn named(n: Node<'_>) -> Vec<Node<'_>> {
-    let mut c = n.walk();
-    n.named_children(&mut c)
-        .filter(|c| c.kind() != "comment")
-        .collect()
 }
 
 /// Strip parentheses and type-only wrappers (`x as T`, `x satisfies T`, `x!`, `<T>x`).

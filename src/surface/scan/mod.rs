@@ -6,6 +6,7 @@ pub mod code_py;
 pub mod code_ts;
 pub mod mcp_config;
 pub mod skill_md;
+mod syntax;
 
 use std::path::Path;
 use std::sync::Mutex;
