@@ -174,3 +174,42 @@ fn coverage_rejects_unknown_case_keys_with_file_and_line() {
             predicates::str::contains("s.json:2:").and(predicates::str::contains("expectedTol")),
         );
 }
+
+#[test]
+fn markdown_forms_lead_with_the_verdict() {
+    let out = mf()
+        .args(["coverage", "--format", "markdown", "--suite"])
+        .arg(fixture("check/coverage.suite.json"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("**mf coverage `coverage-demo`: 1/2 tools"),
+        "{text}"
+    );
+    assert!(text.contains("| `get_ticket` | 1 | 1 | 2 |"), "{text}");
+    let out = mf()
+        .args(["check", "--format", "markdown", "--manifest"])
+        .arg(fixture("check/docs-reader.manifest.json"))
+        .arg("--installed")
+        .arg(fixture("servers/filesystem.tools.json"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("**mf check `docs-reader`: warn**"),
+        "{text}"
+    );
+    assert!(text.contains("`check-name-taken`"), "{text}");
+    let out = mf()
+        .args(["cluster", "--format", "markdown"])
+        .arg(fixture("servers/filesystem.tools.json"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("**mf cluster: 14 tools → 2 clusters"),
+        "{text}"
+    );
+    assert!(text.contains("`read_text_file`"), "{text}");
+}

@@ -37,7 +37,7 @@ pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
     let text = match args.format {
         SimpleFormat::Json => render::json::to_string(&report),
         SimpleFormat::Terminal => render::terminal::check(&report, style),
-        SimpleFormat::Markdown => render::terminal::check_markdown(&report),
+        SimpleFormat::Markdown => render::markdown::check(&report),
     };
     super::print(&text)?;
     Ok(if args.fail_on_warn && report.verdict == Verdict::Warn {

@@ -47,7 +47,7 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     let text = match args.format {
         SimpleFormat::Json => render::json::to_string(&report),
         SimpleFormat::Terminal => render::terminal::cluster(&report, style),
-        SimpleFormat::Markdown => render::terminal::cluster_markdown(&report),
+        SimpleFormat::Markdown => render::markdown::cluster(&report),
     };
     super::print(&text)?;
     Ok(Exit::Ok)

@@ -19,7 +19,7 @@ pub(super) fn run(args: &CoverageArgs, style: Style) -> Result<Exit, Error> {
     let text = match args.format {
         SimpleFormat::Json => render::json::to_string(&report),
         SimpleFormat::Terminal => render::terminal::coverage(&report, style),
-        SimpleFormat::Markdown => render::terminal::coverage_markdown(&report),
+        SimpleFormat::Markdown => render::markdown::coverage(&report),
     };
     super::print(&text)?;
     Ok(

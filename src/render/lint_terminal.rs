@@ -71,7 +71,8 @@ fn paint(style: Style, code: &str, text: &str) -> String {
 
 /// The severity label padded to one width, coloured when asked: red `error`, yellow `warn`,
 /// cyan `info`.
-fn label(style: Style, severity: Severity) -> String {
+/// A severity label, padded to one width and coloured when `style.color`.
+pub(crate) fn label(style: Style, severity: Severity) -> String {
     let padded = format!("{:<5}", severity.as_str());
     match severity {
         Severity::Error => paint(style, "1;31", &padded),

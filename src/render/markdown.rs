@@ -1,4 +1,4 @@
-//! GitHub-flavoured markdown output of `mf lint`, for the job summary and the PR comment: a
+//! GitHub-flavoured markdown output of `mf lint` (and of `check`, `coverage`, `cluster`), for the job summary and the PR comment: a
 //! verdict line first, a table of errors and warnings with their suggestions, infos folded in
 //! `<details>`. Table cells are escaped (`|`, newlines, HTML) and both lists are capped at
 //! [`MAX_ROWS`] with a "… N more" line, so a huge report stays a readable section.
@@ -154,6 +154,126 @@ pub fn lint(report: &LintReport) -> String {
         }
         more_line(&mut out, infos.len());
         let _ = writeln!(out, "\n</details>");
+    }
+    out
+}
+
+/// The install-gate report (`mf check --format markdown`).
+pub fn check(report: &crate::report::check::CheckReport) -> String {
+    let mut out = String::new();
+    let verdict = match report.verdict {
+        crate::report::check::Verdict::Pass => "pass",
+        crate::report::check::Verdict::Warn => "warn",
+    };
+    let _ = writeln!(
+        out,
+        "**mf check `{}`: {verdict}** — {} new tools against {} installed\n",
+        report.name, report.summary.new_tools, report.summary.installed_tools
+    );
+    if !report.findings.is_empty() {
+        let _ = writeln!(
+            out,
+            "| severity | code | message | suggestion |\n|---|---|---|---|"
+        );
+        for f in &report.findings {
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} | {} |",
+                f.severity.as_str(),
+                f.code,
+                cell(&f.message),
+                cell(&f.suggestion)
+            );
+        }
+    }
+    if !report.family.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nCompetes with: {}",
+            report
+                .family
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    out
+}
+
+/// The coverage report (`mf coverage --format markdown`).
+pub fn coverage(report: &crate::report::coverage::CoverageReport) -> String {
+    let mut out = String::new();
+    let s = &report.summary;
+    let share = super::percent(s.must_not_call_share);
+    let _ = writeln!(
+        out,
+        "**mf coverage `{}`: {}/{} tools have ≥3 reviewed cases; must-not-call {share}**\n",
+        report.suite, s.tools_covered, s.tools
+    );
+    let _ = writeln!(
+        out,
+        "| tool | reviewed | unreviewed | still needed |\n|---|---:|---:|---:|"
+    );
+    for t in &report.tools {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            t.tool, t.reviewed_cases, t.unreviewed_cases, t.missing
+        );
+    }
+    out
+}
+
+/// The cluster report (`mf cluster --format markdown`).
+pub fn cluster(report: &crate::report::cluster::ClusterReport) -> String {
+    let mut out = String::new();
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "**mf cluster: {} tools → {} clusters, {} risky pairs**\n",
+        s.tools, s.clusters, s.risky_pairs
+    );
+    if !report.clusters.is_empty() {
+        let _ = writeln!(out, "| cluster | label | tools |\n|---|---|---|");
+        for c in &report.clusters {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                c.id,
+                cell(&c.label),
+                c.tools
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    if !report.risky_pairs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n| score | pair | basis | shared terms |\n|---:|---|---|---|"
+        );
+        for p in report.risky_pairs.iter().take(20) {
+            let _ = writeln!(
+                out,
+                "| {:.2} | `{}` ↔ `{}` | {} | {} |",
+                p.score,
+                p.a,
+                p.b,
+                format!("{:?}", p.basis).to_lowercase(),
+                cell(&p.shared_terms.join(", "))
+            );
+        }
+    }
+    for b in &report.boundaries {
+        let _ = writeln!(
+            out,
+            "\n- **{}** — {}",
+            b.tools.join(" / "),
+            cell(&b.suggestion)
+        );
     }
     out
 }

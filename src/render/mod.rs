@@ -7,3 +7,10 @@ pub mod lint_terminal;
 pub mod markdown;
 pub mod sarif;
 pub mod terminal;
+
+/// A share as a whole percentage (`17%`), or `n/a` when it was not measured.
+pub(crate) fn percent(value: Option<f64>) -> String {
+    value
+        .map(|v| format!("{:.0}%", v * 100.0))
+        .unwrap_or_else(|| "n/a".into())
+}

@@ -182,19 +182,6 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
     out
 }
 
-fn severity_label(s: crate::report::lint::Severity, style: Style) -> String {
-    use crate::report::lint::Severity;
-    let text = s.as_str();
-    if !style.color {
-        return text.to_owned();
-    }
-    match s {
-        Severity::Error => format!("\x1b[31m{text}\x1b[0m"),
-        Severity::Warn => format!("\x1b[33m{text}\x1b[0m"),
-        Severity::Info => format!("\x1b[36m{text}\x1b[0m"),
-    }
-}
-
 /// The install-gate report for people.
 pub fn check(report: &crate::report::check::CheckReport, style: Style) -> String {
     let mut out = String::new();
@@ -214,7 +201,7 @@ pub fn check(report: &crate::report::check::CheckReport, style: Style) -> String
         let _ = writeln!(
             out,
             "  {} {}  {}",
-            severity_label(f.severity, style),
+            crate::render::lint_terminal::label(style, f.severity),
             f.code,
             f.message
         );
@@ -226,61 +213,11 @@ pub fn check(report: &crate::report::check::CheckReport, style: Style) -> String
     out
 }
 
-/// The install-gate report as markdown.
-pub fn check_markdown(report: &crate::report::check::CheckReport) -> String {
-    let mut out = String::new();
-    let verdict = match report.verdict {
-        crate::report::check::Verdict::Pass => "pass",
-        crate::report::check::Verdict::Warn => "warn",
-    };
-    let _ = writeln!(
-        out,
-        "**mf check `{}`: {verdict}** — {} new tools against {} installed\n",
-        report.name, report.summary.new_tools, report.summary.installed_tools
-    );
-    if !report.findings.is_empty() {
-        let _ = writeln!(
-            out,
-            "| severity | code | message | suggestion |\n|---|---|---|---|"
-        );
-        for f in &report.findings {
-            let _ = writeln!(
-                out,
-                "| {} | `{}` | {} | {} |",
-                f.severity.as_str(),
-                f.code,
-                cell(&f.message),
-                cell(&f.suggestion)
-            );
-        }
-    }
-    if !report.family.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nCompetes with: {}",
-            report
-                .family
-                .iter()
-                .map(|t| format!("`{t}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    out
-}
-
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
 /// The coverage report for people.
 pub fn coverage(report: &crate::report::coverage::CoverageReport, style: Style) -> String {
     let mut out = String::new();
     let s = &report.summary;
-    let share = s
-        .must_not_call_share
-        .map(|v| format!("{:.0}%", v * 100.0))
-        .unwrap_or_else(|| "n/a".into());
+    let share = super::percent(s.must_not_call_share);
     let _ = writeln!(
         out,
         "{} {}/{} tools have ≥3 reviewed cases; {} reviewed cases ({} must-not-call = {share}, guidance ≥15%) — {}",
@@ -333,33 +270,6 @@ pub fn coverage(report: &crate::report::coverage::CoverageReport, style: Style) 
             out,
             "  case {} expects `{}`, which is not on the surface",
             u.case, u.expected_tool
-        );
-    }
-    out
-}
-
-/// The coverage report as markdown.
-pub fn coverage_markdown(report: &crate::report::coverage::CoverageReport) -> String {
-    let mut out = String::new();
-    let s = &report.summary;
-    let share = s
-        .must_not_call_share
-        .map(|v| format!("{:.0}%", v * 100.0))
-        .unwrap_or_else(|| "n/a".into());
-    let _ = writeln!(
-        out,
-        "**mf coverage `{}`: {}/{} tools have ≥3 reviewed cases; must-not-call {share}**\n",
-        report.suite, s.tools_covered, s.tools
-    );
-    let _ = writeln!(
-        out,
-        "| tool | reviewed | unreviewed | still needed |\n|---|---:|---:|---:|"
-    );
-    for t in &report.tools {
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {} | {} |",
-            t.tool, t.reviewed_cases, t.unreviewed_cases, t.missing
         );
     }
     out
@@ -438,59 +348,6 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport, style: Style) -> 
             h.token,
             h.clusters.join(", "),
             h.tools.join(", ")
-        );
-    }
-    out
-}
-
-/// The cluster report as markdown.
-pub fn cluster_markdown(report: &crate::report::cluster::ClusterReport) -> String {
-    let mut out = String::new();
-    let s = &report.summary;
-    let _ = writeln!(
-        out,
-        "**mf cluster: {} tools → {} clusters, {} risky pairs**\n",
-        s.tools, s.clusters, s.risky_pairs
-    );
-    if !report.clusters.is_empty() {
-        let _ = writeln!(out, "| cluster | label | tools |\n|---|---|---|");
-        for c in &report.clusters {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} |",
-                c.id,
-                cell(&c.label),
-                c.tools
-                    .iter()
-                    .map(|t| format!("`{t}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-    }
-    if !report.risky_pairs.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n| score | pair | basis | shared terms |\n|---:|---|---|---|"
-        );
-        for p in report.risky_pairs.iter().take(20) {
-            let _ = writeln!(
-                out,
-                "| {:.2} | `{}` ↔ `{}` | {} | {} |",
-                p.score,
-                p.a,
-                p.b,
-                format!("{:?}", p.basis).to_lowercase(),
-                cell(&p.shared_terms.join(", "))
-            );
-        }
-    }
-    for b in &report.boundaries {
-        let _ = writeln!(
-            out,
-            "\n- **{}** — {}",
-            b.tools.join(" / "),
-            cell(&b.suggestion)
         );
     }
     out
