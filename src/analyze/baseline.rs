@@ -90,16 +90,14 @@ impl Baseline {
             display,
             crate::surface::formats::MAX_FILE_BYTES,
         )?;
-        let b: Baseline = serde_json::from_str(&text).map_err(|e| BaselineError::Invalid {
-            file: display.to_owned(),
-            line: e.line(),
-            column: e.column(),
-            message: e
-                .to_string()
-                .split(" at line ")
-                .next()
-                .unwrap_or_default()
-                .to_owned(),
+        let b: Baseline = serde_json::from_str(&text).map_err(|e| {
+            let (line, column, message) = crate::surface::formats::serde_error_parts(&e);
+            BaselineError::Invalid {
+                file: display.to_owned(),
+                line,
+                column,
+                message,
+            }
         })?;
         if b.kind != "baseline" {
             return Err(BaselineError::Invalid {

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::similarity::{PairSimilarity, similar_pairs};
 use crate::report::check::*;
-use crate::report::lint::{Finding, Severity, Subject};
+use crate::report::lint::{Finding, Severity};
 use crate::surface::{Surface, Tool};
 
 /// Install-gate settings.
@@ -173,17 +173,10 @@ fn finding(
         p.sort();
         p
     });
+    // Located at the new tool (not the pair's first name, as lint does): that is what the
+    // install gate is about.
     Finding {
-        severity,
-        code: code.to_owned(),
-        kind: Subject::Tool,
-        tool: Some(new.name.clone()),
-        skill: None,
-        param: None,
         pair,
-        message,
-        suggestion,
-        file: new.origin.file.clone(),
-        line: new.origin.line,
+        ..super::lint::tool_finding(severity, code, new, message, suggestion)
     }
 }

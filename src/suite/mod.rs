@@ -144,16 +144,14 @@ pub enum SuiteError {
 pub fn read_suite(path: &std::path::Path, display: &str) -> Result<Suite, SuiteError> {
     let text =
         crate::surface::formats::read_text(path, display, crate::surface::formats::MAX_FILE_BYTES)?;
-    let suite: Suite = serde_json::from_str(&text).map_err(|e| SuiteError::Invalid {
-        file: display.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e
-            .to_string()
-            .split(" at line ")
-            .next()
-            .unwrap_or_default()
-            .to_owned(),
+    let suite: Suite = serde_json::from_str(&text).map_err(|e| {
+        let (line, column, message) = crate::surface::formats::serde_error_parts(&e);
+        SuiteError::Invalid {
+            file: display.to_owned(),
+            line,
+            column,
+            message,
+        }
     })?;
     let mut seen = std::collections::BTreeSet::new();
     for case in &suite.cases {

@@ -337,5 +337,17 @@ pub fn display_path(path: &Path, root: &Path) -> String {
     if s.is_empty() { ".".into() } else { s }
 }
 
+/// Where a typed (serde) read of one of mf's own JSON files failed: 1-based line and column,
+/// and serde's message without its trailing "at line L column C".
+pub fn serde_error_parts(e: &serde_json::Error) -> (usize, usize, String) {
+    let text = e.to_string();
+    let message = text
+        .split(" at line ")
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    (e.line(), e.column(), message)
+}
+
 #[cfg(test)]
 mod tests;
