@@ -45,9 +45,6 @@ const GENERIC_WORDS: &[&str] = &[
     "utils",
 ];
 
-/// Parameters deeper than this are not inspected (guards pathological schemas).
-const MAX_PARAM_DEPTH: usize = 8;
-
 /// Run the descriptions family.
 pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
     let min = input.options.min_description_chars;
@@ -134,7 +131,20 @@ fn undescribed_params(tool: &Tool, out: &mut Vec<Finding>) {
         return;
     };
     let mut missing = Vec::new();
-    walk_properties(schema, "", 0, &mut missing);
+    super::visit_params(schema, &mut |path, prop| {
+        // A `$ref` (left in place) or a boolean schema documents itself elsewhere.
+        if !prop.is_object() || prop.get("$ref").is_some() {
+            return false;
+        }
+        let described = prop
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| !d.trim().is_empty());
+        if !described {
+            missing.push(path.to_owned());
+        }
+        true
+    });
     for path in missing {
         out.push(with_param(
             tool_finding(
@@ -146,36 +156,6 @@ fn undescribed_params(tool: &Tool, out: &mut Vec<Finding>) {
             ),
             &path,
         ));
-    }
-}
-
-fn walk_properties(schema: &Value, prefix: &str, depth: usize, missing: &mut Vec<String>) {
-    if depth > MAX_PARAM_DEPTH {
-        return;
-    }
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    for (name, prop) in props {
-        let path = if prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{prefix}.{name}")
-        };
-        if !prop.is_object() || prop.get("$ref").is_some() {
-            continue;
-        }
-        let described = prop
-            .get("description")
-            .and_then(Value::as_str)
-            .is_some_and(|d| !d.trim().is_empty());
-        if !described {
-            missing.push(path.clone());
-        }
-        walk_properties(prop, &path, depth + 1, missing);
-        if let Some(items) = prop.get("items") {
-            walk_properties(items, &format!("{path}[]"), depth + 1, missing);
-        }
     }
 }
 

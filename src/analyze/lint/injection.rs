@@ -56,7 +56,12 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         texts.extend(raw.title.as_deref().map(|t| (None, t)));
         texts.extend(raw.description.as_deref().map(|t| (None, t)));
         if let Some(schema) = raw.input_schema.as_ref() {
-            schema_descriptions(schema, "", 0, &mut texts);
+            super::visit_params(schema, &mut |path, prop| {
+                if let Some(d) = prop.get("description").and_then(Value::as_str) {
+                    texts.push((Some(path.to_owned()), d));
+                }
+                true
+            });
         }
         for (param, text) in texts {
             if let Some((severity, code, message, fix)) = inspect(text) {
@@ -121,35 +126,6 @@ fn inspect(text: &str) -> Option<(Severity, &'static str, String, String)> {
 /// scripts need them.
 fn is_hidden(c: char) -> bool {
     matches!(u32::from(c), 0xE0000..=0xE007F | 0x200B | 0x2060..=0x2064 | 0xFEFF | 0x180E | 0x202A..=0x202E | 0x2066..=0x2069)
-}
-
-/// Every `description` string inside a schema, with the parameter path it documents.
-fn schema_descriptions<'v>(
-    schema: &'v Value,
-    prefix: &str,
-    depth: usize,
-    texts: &mut Vec<(Option<String>, &'v str)>,
-) {
-    if depth > 8 {
-        return;
-    }
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    for (name, prop) in props {
-        let path = if prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{prefix}.{name}")
-        };
-        if let Some(d) = prop.get("description").and_then(Value::as_str) {
-            texts.push((Some(path.clone()), d));
-        }
-        schema_descriptions(prop, &path, depth + 1, texts);
-        if let Some(items) = prop.get("items") {
-            schema_descriptions(items, &format!("{path}[]"), depth + 1, texts);
-        }
-    }
 }
 
 #[cfg(test)]

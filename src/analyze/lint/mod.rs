@@ -20,6 +20,8 @@ mod surface;
 
 use std::collections::BTreeMap;
 
+use serde_json::Value;
+
 use crate::analyze::similarity::{PairSimilarity, similar_pairs};
 use crate::report::lint::{Finding, Severity, Subject};
 use crate::surface::normalize::{Normalized, normalize_surface};
@@ -206,6 +208,43 @@ pub fn name_words(name: &str) -> Vec<String> {
         words.push(cur);
     }
     words
+}
+
+/// How deep nested parameters are followed (`a.b.c…`).
+pub const MAX_PARAM_DEPTH: usize = 8;
+
+/// Visit every parameter of an input schema in declared order, nested object properties as
+/// dotted paths and array items as `name[]`, down to [`MAX_PARAM_DEPTH`]. `visit` gets the
+/// path and the property schema and returns whether to look inside it.
+pub fn visit_params<'v>(schema: &'v Value, visit: &mut impl FnMut(&str, &'v Value) -> bool) {
+    fn walk<'v>(
+        schema: &'v Value,
+        prefix: &str,
+        depth: usize,
+        visit: &mut impl FnMut(&str, &'v Value) -> bool,
+    ) {
+        if depth > MAX_PARAM_DEPTH {
+            return;
+        }
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
+        for (name, prop) in props {
+            let path = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            if !visit(&path, prop) {
+                continue;
+            }
+            walk(prop, &path, depth + 1, visit);
+            if let Some(items) = prop.get("items") {
+                walk(items, &format!("{path}[]"), depth + 1, visit);
+            }
+        }
+    }
+    walk(schema, "", 0, visit);
 }
 
 /// A finding about one tool, located at its origin.
