@@ -81,3 +81,38 @@ fn live_lint_equals_snapshot_lint() {
             .all(|f| f.get("line").is_some() || f["kind"] == "surface")
     );
 }
+
+#[test]
+fn check_reads_the_installed_side_from_a_live_server() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let command = format!(
+        "node {} {}",
+        filesystem_entry().display(),
+        dir.path().display()
+    );
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/check/docs-reader.manifest.json");
+    let out = Command::cargo_bin("mf")
+        .expect("mf")
+        .args(["check", "--format", "json", "--manifest"])
+        .arg(&manifest)
+        .args(["--stdio", &command])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["verdict"], "warn");
+    assert_eq!(v["summary"]["installedTools"], 14);
+    assert!(
+        v["family"]
+            .as_array()
+            .expect("family")
+            .iter()
+            .any(|t| t == "read_file"),
+        "{v:#}"
+    );
+}

@@ -12,9 +12,13 @@ pub struct CheckArgs {
     /// tool definition.
     #[arg(long, value_name = "FILE")]
     pub manifest: PathBuf,
-    /// What is installed: surface files or folders to scan (repeatable).
-    #[arg(long, value_name = "PATH", required = true)]
-    pub installed: Vec<PathBuf>,
+    /// What is installed: surface files, folders to scan or http(s):// MCP endpoints
+    /// (repeatable). Live servers can also be given with `--stdio` / `--server`.
+    #[arg(long, value_name = "PATH|URL", required_unless_present_any = ["stdio", "server"])]
+    pub installed: Vec<String>,
+    /// Installed live servers (`--stdio`, `--server`) and their options.
+    #[command(flatten)]
+    pub live: super::target::LiveArgs,
     /// Pair score at which a new tool competes with an installed one.
     #[arg(long, default_value_t = 0.5)]
     pub threshold: f64,

@@ -8,7 +8,7 @@ use crate::surface::Surface;
 use crate::surface::formats::{self, LoadError, Source};
 use crate::{Error, Exit, render};
 
-use super::input::{Input, load_path};
+use super::input;
 
 pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
     if !(0.0..=1.0).contains(&args.threshold) {
@@ -18,10 +18,12 @@ pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
         )));
     }
     let (name, new) = read_manifest(&args.manifest)?;
-    let mut installed = Input::default();
-    for p in &args.installed {
-        load_path(p, &mut installed)?;
-    }
+    // The same resolution as lint's inputs: files, folders, URLs, --stdio, --server.
+    let installed = input::load(&crate::cli::input::SurfaceArgs {
+        paths: args.installed.clone(),
+        suite: None,
+        live: args.live.clone(),
+    })?;
     for w in &installed.warnings {
         super::note(&format!("warning: {w}"));
     }
