@@ -7,9 +7,12 @@
 pub mod analyze;
 pub mod cli;
 pub mod error;
+pub mod eval;
 pub mod exit;
+pub mod providers;
 pub mod render;
 pub mod report;
+pub mod stats;
 pub mod suite;
 pub mod surface;
 pub mod util;

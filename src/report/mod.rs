@@ -4,4 +4,5 @@ pub mod check;
 pub mod cluster;
 pub mod coverage;
 pub mod lint;
+pub mod metrics;
 pub mod scan;

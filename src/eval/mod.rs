@@ -1,0 +1,38 @@
+//! The eval engine: plan the trials, run them against providers (with a cache), score them.
+//!
+//! plan (cases × repeat × models, seeded tool order, budgets) → run (tokio, concurrency,
+//! retries, cancel, cache) → score (verdicts, argument checks) → metrics (stats).
+
+pub mod args;
+pub mod cache;
+pub mod plan;
+pub mod run;
+pub mod score;
+
+use serde::{Deserialize, Serialize};
+
+use crate::providers::{Reply, TrialError};
+
+/// What happened in one trial: the model's reply or the error, with timing and retries.
+/// The runner produces these; scoring reads them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrialRecord {
+    /// The model label (`--models` entry).
+    pub model: String,
+    /// The case id.
+    pub case_id: String,
+    /// 0-based repeat index of this trial for (model, case).
+    pub trial: u32,
+    /// Tool names in the order they were sent.
+    pub order: Vec<String>,
+    /// The reply, or why there is none.
+    pub outcome: Result<Reply, TrialError>,
+    /// Wall time of the successful attempt in milliseconds (`None` when served from the cache
+    /// without a recorded latency, or never answered).
+    pub latency_ms: Option<u64>,
+    /// Retries spent on this trial (0 = first attempt answered).
+    pub retries: u32,
+    /// Served from the cache (no request sent in this run).
+    pub cached: bool,
+}

@@ -1,0 +1,1 @@
+//! Statistics: pure functions, each citing its formula.
