@@ -4,6 +4,7 @@
 pub mod check;
 pub mod cluster;
 pub mod coverage;
+pub mod eval;
 pub mod input;
 pub mod lint;
 pub mod scan;
@@ -49,4 +50,9 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Which tools lack reviewed test cases.
     Coverage(coverage::CoverageArgs),
+    /// Ask models which tool they would call (offline models need no key; others read their
+    /// key from the environment).
+    Eval(eval::EvalArgs),
+    /// The eval trial cache: `info`, `clear`.
+    Cache(eval::CacheArgs),
 }

@@ -3,6 +3,7 @@
 mod check;
 mod cluster;
 mod coverage;
+mod eval;
 mod input;
 mod lint;
 mod scan;
@@ -24,6 +25,8 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Cluster(args) => cluster::run(&args, style),
         Command::Check(args) => check::run(&args, style),
         Command::Coverage(args) => coverage::run(&args, style),
+        Command::Eval(args) => eval::run(&args, style),
+        Command::Cache(args) => eval::cache_cmd(&args),
     }
 }
 

@@ -1,1 +1,292 @@
-//! TODO
+//! The runner: send the planned trials with bounded concurrency, serve what the cache has,
+//! store what comes back, and stop cleanly on Ctrl-C (finished trials are already stored).
+//!
+//! Memory stays flat in the number of trials: at most `concurrency` requests are in flight and
+//! each finished trial keeps only its parsed reply.
+
+use std::sync::Arc;
+use tokio::task::JoinSet;
+
+use super::TrialRecord;
+use super::cache::{self, Cache};
+use super::plan::PlannedTrial;
+use crate::providers::config::ModelSpec;
+use crate::providers::http::HttpProvider;
+use crate::providers::offline::Offline;
+use crate::providers::{ErrorKind, TrialError, TrialRequest};
+use crate::surface::Tool;
+
+/// How a model answers.
+#[derive(Debug)]
+pub enum Backend {
+    /// Over HTTP.
+    Http(HttpProvider),
+    /// In-process.
+    Offline(Offline),
+}
+
+/// A model ready to run.
+#[derive(Debug)]
+pub struct RunModel {
+    /// What the user asked for.
+    pub spec: ModelSpec,
+    /// How it answers.
+    pub backend: Backend,
+    /// Temperature sent (None = provider default).
+    pub temperature: Option<f64>,
+    /// Output cap sent.
+    pub max_output_tokens: u32,
+}
+
+impl RunModel {
+    /// The wire id (`offline` for in-process models).
+    pub fn wire(&self) -> &'static str {
+        match &self.backend {
+            Backend::Http(h) => h.wire_id(),
+            Backend::Offline(_) => "offline",
+        }
+    }
+
+    /// The endpoint without secrets (`offline` for in-process models).
+    pub fn endpoint(&self) -> String {
+        match &self.backend {
+            Backend::Http(h) => h.endpoint_display(),
+            Backend::Offline(_) => "offline".to_owned(),
+        }
+    }
+
+    /// Whether this model costs money (sends requests).
+    pub fn is_paid(&self) -> bool {
+        matches!(self.backend, Backend::Http(_))
+    }
+}
+
+/// Progress as the runner sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Trials finished (answered, failed or served from the cache).
+    pub done: usize,
+    /// Trials planned.
+    pub total: usize,
+    /// Of `done`, served from the cache.
+    pub cached: usize,
+    /// Of `done`, ended in an error.
+    pub errors: usize,
+}
+
+/// Runner settings.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Most requests in flight.
+    pub concurrency: usize,
+    /// The cache, unless `--no-cache`.
+    pub cache: Option<Cache>,
+    /// Permutation seed (part of the cache key).
+    pub seed: u64,
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunResult {
+    /// Finished trials in plan order (all of them unless interrupted).
+    pub records: Vec<TrialRecord>,
+    /// Ctrl-C stopped the run.
+    pub interrupted: bool,
+    /// Requests sent in this run (attempts, retries included).
+    pub requests: u64,
+    /// Trials served from the cache.
+    pub cached: u64,
+}
+
+/// Shared, immutable inputs of every trial task.
+struct Shared {
+    models: Arc<Vec<RunModel>>,
+    tools: Vec<Tool>,
+    inputs: Vec<String>,
+    case_ids: Vec<String>,
+    cache: Option<Cache>,
+    seed: u64,
+}
+
+/// Run `plan` (indices into `models`, `cases` as `(id, input)`, `tools`). `progress` is called after every
+/// finished trial.
+pub async fn run(
+    models: Arc<Vec<RunModel>>,
+    tools: Vec<Tool>,
+    cases: Vec<(String, String)>,
+    plan: Vec<PlannedTrial>,
+    options: &RunOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> RunResult {
+    let (case_ids, inputs) = cases.into_iter().unzip();
+    let shared = Arc::new(Shared {
+        models,
+        tools,
+        inputs,
+        case_ids,
+        cache: options.cache.clone(),
+        seed: options.seed,
+    });
+    let total = plan.len();
+    let mut slots: Vec<Option<TrialRecord>> = vec![None; total];
+    let mut p = Progress {
+        done: 0,
+        total,
+        cached: 0,
+        errors: 0,
+    };
+    let mut requests = 0u64;
+    let mut interrupted = false;
+    let mut set: JoinSet<(usize, TrialRecord, u64)> = JoinSet::new();
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let concurrency = options.concurrency.max(1);
+    let mut pending = plan.into_iter().enumerate();
+    let mut exhausted = false;
+
+    let mut finish = |slot: usize, record: TrialRecord, p: &mut Progress| {
+        p.done += 1;
+        p.cached += usize::from(record.cached);
+        p.errors += usize::from(record.outcome.is_err());
+        slots[slot] = Some(record);
+        progress(*p);
+    };
+
+    loop {
+        // Fill the window: cache hits and offline answers finish inline, requests are spawned.
+        while !exhausted && set.len() < concurrency {
+            let Some((slot, trial)) = pending.next() else {
+                exhausted = true;
+                break;
+            };
+            match immediate(&shared, &trial) {
+                Some(record) => finish(slot, record, &mut p),
+                None => {
+                    let shared = Arc::clone(&shared);
+                    set.spawn(async move {
+                        let (record, sent) = send(&shared, &trial).await;
+                        (slot, record, sent)
+                    });
+                }
+            }
+        }
+        if set.is_empty() {
+            break;
+        }
+        tokio::select! {
+            biased;
+            _ = &mut ctrl_c => {
+                interrupted = true;
+                set.abort_all();
+                while set.join_next().await.is_some() {}
+                break;
+            }
+            Some(joined) = set.join_next() => {
+                if let Ok((slot, record, sent)) = joined {
+                    requests += sent;
+                    finish(slot, record, &mut p);
+                }
+            }
+        }
+    }
+    let cached = p.cached as u64;
+    let records = slots.into_iter().flatten().collect();
+    RunResult {
+        records,
+        interrupted,
+        requests,
+        cached,
+    }
+}
+
+fn request<'a>(shared: &'a Shared, trial: &PlannedTrial) -> (TrialRequest<'a>, &'a RunModel) {
+    let model = &shared.models[trial.model];
+    (
+        TrialRequest {
+            model: &model.spec.model,
+            input: &shared.inputs[trial.case],
+            tools: trial.order.iter().map(|&i| &shared.tools[i]).collect(),
+            temperature: model.temperature,
+            max_output_tokens: model.max_output_tokens,
+        },
+        model,
+    )
+}
+
+fn record(shared: &Shared, trial: &PlannedTrial, model: &RunModel) -> TrialRecord {
+    TrialRecord {
+        model: model.spec.label.clone(),
+        case_id: shared.case_ids[trial.case].clone(),
+        trial: trial.trial,
+        order: trial
+            .order
+            .iter()
+            .map(|&i| shared.tools[i].name.clone())
+            .collect(),
+        outcome: Err(TrialError::new(ErrorKind::Cancelled, "not run")),
+        latency_ms: None,
+        retries: 0,
+        cached: false,
+    }
+}
+
+fn cache_key(
+    shared: &Shared,
+    trial: &PlannedTrial,
+    model: &RunModel,
+    req: &TrialRequest<'_>,
+) -> String {
+    cache::key(&cache::KeyParts {
+        wire: model.wire(),
+        endpoint: &model.endpoint(),
+        model: req.model,
+        temperature: req.temperature,
+        max_output_tokens: req.max_output_tokens,
+        seed: shared.seed,
+        trial: trial.trial,
+        input: req.input,
+        tools: &req.tools,
+    })
+}
+
+/// A trial that needs no request: an offline answer or a cache hit.
+fn immediate(shared: &Shared, trial: &PlannedTrial) -> Option<TrialRecord> {
+    let (req, model) = request(shared, trial);
+    let mut rec = record(shared, trial, model);
+    match &model.backend {
+        Backend::Offline(o) => {
+            rec.outcome = o.answer(&req, trial.trial);
+            Some(rec)
+        }
+        Backend::Http(_) => {
+            let cache = shared.cache.as_ref()?;
+            let entry = cache.get(&cache_key(shared, trial, model, &req))?;
+            rec.outcome = entry.outcome;
+            rec.latency_ms = entry.latency_ms;
+            rec.cached = true;
+            Some(rec)
+        }
+    }
+}
+
+/// Send one trial; store a keepable answer. Returns the record and the requests sent.
+async fn send(shared: &Shared, trial: &PlannedTrial) -> (TrialRecord, u64) {
+    let (req, model) = request(shared, trial);
+    let mut rec = record(shared, trial, model);
+    let Backend::Http(http) = &model.backend else {
+        return (rec, 0);
+    };
+    let attempt = http.call(&req).await;
+    rec.retries = attempt.retries;
+    rec.latency_ms = Some(attempt.latency_ms);
+    if let Some(cache) = &shared.cache {
+        // A cache that cannot be written costs a re-run, not this run: ignore the error.
+        let _ = cache.put(
+            &cache_key(shared, trial, model, &req),
+            &attempt.outcome,
+            rec.latency_ms,
+        );
+    }
+    rec.outcome = attempt.outcome;
+    (rec, u64::from(attempt.retries) + 1)
+}

@@ -389,9 +389,14 @@ mod tests {
         assert_eq!(m.key_env().as_deref(), Some("INTERNAL_KEY"));
         assert_eq!(m.endpoint().as_deref(), Some("https://llm.internal/v1"));
         assert_eq!(m.price.as_ref().map(|p| p.input), Some(0.27));
-        std::fs::write(&p, "[models.x]\nprovider = \"openai\"\nmodel = \"m\"\napi_key = \"sk-1\"\n")
-            .expect("write");
-        let err = read_config(&p).expect_err("api_key is not a field").to_string();
+        std::fs::write(
+            &p,
+            "[models.x]\nprovider = \"openai\"\nmodel = \"m\"\napi_key = \"sk-1\"\n",
+        )
+        .expect("write");
+        let err = read_config(&p)
+            .expect_err("api_key is not a field")
+            .to_string();
         assert!(err.contains(":4:") && err.contains("api_key"), "{err}");
     }
 }

@@ -13,21 +13,21 @@ pub struct Style {
 }
 
 impl Style {
-    fn bold(self, s: &str) -> String {
+    pub(crate) fn bold(self, s: &str) -> String {
         if self.color {
             format!("\x1b[1m{s}\x1b[0m")
         } else {
             s.to_owned()
         }
     }
-    fn dim(self, s: &str) -> String {
+    pub(crate) fn dim(self, s: &str) -> String {
         if self.color {
             format!("\x1b[2m{s}\x1b[0m")
         } else {
             s.to_owned()
         }
     }
-    fn yellow(self, s: &str) -> String {
+    pub(crate) fn yellow(self, s: &str) -> String {
         if self.color {
             format!("\x1b[33m{s}\x1b[0m")
         } else {

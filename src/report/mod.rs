@@ -6,3 +6,4 @@ pub mod coverage;
 pub mod lint;
 pub mod metrics;
 pub mod scan;
+pub mod scorecard;

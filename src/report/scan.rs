@@ -171,5 +171,6 @@ pub fn draft_suite(name: &str, result: &ScanResult) -> Suite {
         profiles: BTreeMap::new(),
         suppressions: vec![],
         execution: None,
+        ..Suite::default()
     }
 }

@@ -1,10 +1,27 @@
-//! The suite model (`mf.suite.json` v1, compat): tools, skills, cases, profiles. This module
-//! holds the types; `mf scan` writes a draft of them.
+//! The suite model: `mf.suite.json` v1 (compat), the same fields in YAML, and the common
+//! task-set shape read into the same types. Tools, skills, cases, profiles, named models.
+//!
+//! Reading lives in [`read`] (format detection, positioned errors), task sets in [`taskset`],
+//! eval readiness in [`validate`], `--cases`/`--only`/`--skip` in [`select`]. `mf scan` writes
+//! drafts of these types.
+
+mod locate;
+pub mod read;
+pub mod select;
+pub mod taskset;
+pub mod validate;
+
+pub use read::read_suite_any;
+pub use select::{Selection, select};
+pub use taskset::{Task, TaskSet};
+pub use validate::CaseProblem;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::providers::config::ModelConfig;
 
 /// Suite format version written by this mf.
 pub const SUITE_VERSION: u32 = 1;
@@ -45,6 +62,89 @@ pub struct Suite {
     /// How tool implementations run for `--execute` (kept as written; not used yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub execution: Option<Value>,
+    /// Named models (`--models NAME`), as under `[models.NAME]` in `mf.toml`; a suite entry
+    /// overrides the config entry of the same name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, ModelConfig>,
+    /// Where the tools to evaluate are, relative to the suite file, when `tools[]` is empty and
+    /// no surface is given on the command line (a task set's `surface`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface: Option<String>,
+    /// How the file was named when it was read (the `display` argument); `None` when built in
+    /// memory. Not part of the file.
+    #[serde(skip)]
+    pub file: Option<String>,
+    /// Which shape the file had. Not part of the file.
+    #[serde(skip)]
+    pub format: SuiteFormat,
+}
+
+impl Default for Suite {
+    /// An empty suite with no name, at the current version.
+    fn default() -> Self {
+        Suite {
+            schema: None,
+            version: SUITE_VERSION,
+            name: String::new(),
+            description: None,
+            draft: false,
+            tools: Vec::new(),
+            skills: Vec::new(),
+            cases: Vec::new(),
+            profiles: BTreeMap::new(),
+            suppressions: Vec::new(),
+            execution: None,
+            models: BTreeMap::new(),
+            surface: None,
+            file: None,
+            format: SuiteFormat::default(),
+        }
+    }
+}
+
+/// The shape a suite was read from. Task sets name their fields differently (`prompt`,
+/// `expected`), so messages about a case use the names of the file it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SuiteFormat {
+    /// `mf.suite.json` (JSON); also the value for suites built in memory.
+    #[default]
+    Json,
+    /// A suite written in YAML.
+    Yaml,
+    /// A task set `{version, surface?, tasks}` in JSON.
+    TaskSetJson,
+    /// A task set in YAML.
+    TaskSetYaml,
+}
+
+impl SuiteFormat {
+    /// True for the task-set shapes.
+    pub fn is_task_set(self) -> bool {
+        matches!(self, SuiteFormat::TaskSetJson | SuiteFormat::TaskSetYaml)
+    }
+
+    /// The key holding the cases in this shape (`cases` or `tasks`).
+    pub fn cases_key(self) -> &'static str {
+        if self.is_task_set() { "tasks" } else { "cases" }
+    }
+
+    /// What a case's user message is called in this shape (`input` or `prompt`).
+    pub fn input_field(self) -> &'static str {
+        if self.is_task_set() {
+            "prompt"
+        } else {
+            "input"
+        }
+    }
+
+    /// What a case's expected tool is called in this shape (`expectedTool` or `expected`).
+    pub fn expected_field(self) -> &'static str {
+        if self.is_task_set() {
+            "expected"
+        } else {
+            "expectedTool"
+        }
+    }
 }
 
 /// One test case: a user message and the tool a model should pick for it.
@@ -80,6 +180,11 @@ pub struct Case {
     /// `false` = never counts in official scores. Default true.
     #[serde(default = "yes")]
     pub reviewed: bool,
+    /// 1-based line where the case starts in its file (the `{` in JSON, the `-` of the sequence
+    /// item in YAML); `None` when built in memory or when a YAML layout hid it. Not part of the
+    /// file.
+    #[serde(skip)]
+    pub line: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -112,13 +217,14 @@ pub struct Suppression {
     pub reason: Option<String>,
 }
 
-/// Why a suite could not be read.
+/// Why a suite could not be read, or is not fit for a command. Every variant about a file names
+/// it.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
     /// The file could not be read.
     #[error(transparent)]
     Load(#[from] crate::surface::formats::LoadError),
-    /// The file is not a valid suite.
+    /// The file is not valid JSON/YAML, or a value outside any case has the wrong shape.
     #[error("{file}:{line}:{column}: {message}")]
     Invalid {
         /// The file.
@@ -127,7 +233,29 @@ pub enum SuiteError {
         line: usize,
         /// 1-based column.
         column: usize,
-        /// What serde said, e.g. ``unknown field `foo`, expected one of …``.
+        /// What the parser said, e.g. ``unknown field `foo`, expected one of …``.
+        message: String,
+    },
+    /// One case (task) has the wrong shape: an unknown or missing key, or a value of the wrong
+    /// type.
+    #[error(
+        "{file}:{line}:{column}: {}: {message}",
+        case_and_field(*.index, .id.as_deref(), .field.as_deref())
+    )]
+    Case {
+        /// The file.
+        file: String,
+        /// 1-based line of the problem (for a missing key, where the case starts).
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// 0-based position of the case in `cases[]` (`tasks[]`).
+        index: usize,
+        /// The case id, when the case has a readable one.
+        id: Option<String>,
+        /// The key at fault, as written in the file (`input`, `prompt`, `expectedTol`, …).
+        field: Option<String>,
+        /// What the parser said.
         message: String,
     },
     /// A reference inside the suite is wrong (duplicate case id, unknown tool in a profile).
@@ -138,31 +266,39 @@ pub enum SuiteError {
         /// What is wrong and what to do.
         message: String,
     },
+    /// Cases that cannot be evaluated as written, every one listed (see
+    /// [`Suite::validate_for_eval`]).
+    #[error("{}", validate::describe(.file, .problems))]
+    NotReady {
+        /// The file.
+        file: String,
+        /// Each problem, in case order.
+        problems: Vec<CaseProblem>,
+    },
+    /// `--cases`/`--only`/`--skip` selected nothing, or named an id the suite lacks.
+    #[error("{0}")]
+    Selection(String),
 }
 
-/// Read and validate a suite file (JSON). Unknown keys are errors naming file, line and key.
+/// `case "id", field `f`` / `case #3` for messages.
+fn case_and_field(index: usize, id: Option<&str>, field: Option<&str>) -> String {
+    let case = match id {
+        Some(id) => format!("case {id:?}"),
+        None => format!("case #{}", index + 1),
+    };
+    match field {
+        Some(f) => format!("{case}, field `{f}`"),
+        None => case,
+    }
+}
+
+/// Read and validate an `mf.suite.json` (JSON only; see [`read_suite_any`] for YAML and task
+/// sets). Unknown keys are errors naming file, line and key, and the case id when the key is
+/// inside a case. Each case gets its [`Case::line`].
 pub fn read_suite(path: &std::path::Path, display: &str) -> Result<Suite, SuiteError> {
     let text =
         crate::surface::formats::read_text(path, display, crate::surface::formats::MAX_FILE_BYTES)?;
-    let suite: Suite = serde_json::from_str(&text).map_err(|e| {
-        let (line, column, message) = crate::surface::formats::serde_error_parts(&e);
-        SuiteError::Invalid {
-            file: display.to_owned(),
-            line,
-            column,
-            message,
-        }
-    })?;
-    let mut seen = std::collections::BTreeSet::new();
-    for case in &suite.cases {
-        if !seen.insert(case.id.as_str()) {
-            return Err(SuiteError::Reference {
-                file: display.to_owned(),
-                message: format!("case id {:?} appears twice; ids must be unique", case.id),
-            });
-        }
-    }
-    Ok(suite)
+    read::parse_json_suite(&text, display)
 }
 
 fn default_version() -> u32 {

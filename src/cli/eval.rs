@@ -1,0 +1,206 @@
+//! `mf eval` and `mf cache` flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::target::LiveArgs;
+
+/// Ask models which tool they would call for each case: many trials with shuffled tool order,
+/// accuracy with Wilson 95% intervals, confusion, over-trigger, argument accuracy, latency, cost.
+/// Offline models (`mock`, `lexical`, `scripted:FILE`) need no key.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The tools to offer (files, folders to scan, http(s):// MCP endpoints). Default: the
+    /// suite's `tools[]`, or the task set's `surface`.
+    #[arg(value_name = "PATH|URL")]
+    pub paths: Vec<String>,
+    /// The suite with the cases (mf.suite.json, YAML, or a task set). Default: ./mf.suite.json.
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// Live servers (`--stdio`, `--server`) and their options.
+    #[command(flatten)]
+    pub live: LiveArgs,
+    /// Offer only the tools of this suite profile.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Models, comma-separated or repeated: PROVIDER:MODEL (openai, openai-chat, anthropic,
+    /// openrouter, together, deepseek, vllm, ollama, openai-compatible), a name from mf.toml,
+    /// or offline: mock, lexical, scripted:FILE.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        required = true,
+        help_heading = "Models"
+    )]
+    pub models: Vec<String>,
+    /// Config file with named models (`[models.NAME]`). Default: ./mf.toml when present.
+    #[arg(long, value_name = "FILE", help_heading = "Models")]
+    pub config: Option<PathBuf>,
+    /// Base URL for models that have none configured (openai-compatible, vllm, ollama, …).
+    #[arg(long, value_name = "URL", help_heading = "Models")]
+    pub base_url: Option<String>,
+    /// Sampling temperature (not sent when absent: the provider's default).
+    #[arg(long, value_name = "T", help_heading = "Models")]
+    pub temperature: Option<f64>,
+    /// Output token cap per request.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1024,
+        help_heading = "Models"
+    )]
+    pub max_output_tokens: u32,
+
+    /// Only these case ids (comma-separated or repeated).
+    #[arg(
+        long,
+        value_name = "IDS",
+        value_delimiter = ',',
+        help_heading = "Cases"
+    )]
+    pub cases: Vec<String>,
+    /// Only cases with one of these tags.
+    #[arg(
+        long,
+        value_name = "TAG",
+        value_delimiter = ',',
+        help_heading = "Cases"
+    )]
+    pub only: Vec<String>,
+    /// Leave out cases with one of these tags.
+    #[arg(
+        long,
+        value_name = "TAG",
+        value_delimiter = ',',
+        help_heading = "Cases"
+    )]
+    pub skip: Vec<String>,
+
+    /// Trials per case and model.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        help_heading = "Plan and budget"
+    )]
+    pub repeat: u32,
+    /// Seed of the per-trial tool order.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        help_heading = "Plan and budget"
+    )]
+    pub seed: u64,
+    /// Most paid trials a run may send (hard cap 1000). Offline models are not counted.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 50,
+        help_heading = "Plan and budget"
+    )]
+    pub max_trials: u64,
+    /// Refuse a paid run when the surface has more tools than this (hard cap 1000).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 6,
+        help_heading = "Plan and budget"
+    )]
+    pub max_tools: usize,
+    /// Refuse when a trial's prompt (tools + input, o200k_base) is over this many tokens.
+    #[arg(long, value_name = "N", help_heading = "Plan and budget")]
+    pub max_context_tokens: Option<u64>,
+    /// Print the plan, token lower bound and estimated cost; call nothing.
+    #[arg(long, help_heading = "Plan and budget")]
+    pub dry_run: bool,
+    /// With --dry-run: estimate wall time from this many seconds per request.
+    #[arg(long, value_name = "SECS", help_heading = "Plan and budget")]
+    pub seconds_per_trial: Option<f64>,
+
+    /// Requests in flight at once (max 64).
+    #[arg(long, value_name = "N", default_value_t = 4, help_heading = "Running")]
+    pub concurrency: usize,
+    /// Seconds allowed per request (the whole response).
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 120,
+        help_heading = "Running"
+    )]
+    pub timeout: u64,
+    /// Extra attempts for 429, 5xx and timeouts (honours Retry-After). Default: none.
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Running")]
+    pub retries: u32,
+    /// Do not read or write the trial cache.
+    #[arg(long, help_heading = "Running")]
+    pub no_cache: bool,
+    /// Cache directory (default: $MF_CACHE_DIR, $XDG_CACHE_HOME/mf or ~/.cache/mf).
+    #[arg(long, value_name = "DIR", help_heading = "Running")]
+    pub cache_dir: Option<PathBuf>,
+    /// Plain progress lines even on a terminal (CI logs).
+    #[arg(long, help_heading = "Running")]
+    pub no_progress: bool,
+
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Terminal, help_heading = "Output")]
+    pub format: EvalFormat,
+    /// Also write the scorecard JSON to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub json_out: Option<PathBuf>,
+
+    /// Exit 2 when a model's selection accuracy is below this (0–1). Alias: --fail-under.
+    #[arg(
+        long,
+        alias = "fail-under",
+        value_name = "RATE",
+        help_heading = "Gates"
+    )]
+    pub min_accuracy: Option<f64>,
+    /// Exit 2 when a model's over-trigger rate is above this (0–1).
+    #[arg(long, value_name = "RATE", help_heading = "Gates")]
+    pub max_over_trigger: Option<f64>,
+    /// Exit 5 (unhealthy run) when more than this share of trials ended in errors.
+    #[arg(
+        long,
+        value_name = "RATE",
+        default_value_t = 0.1,
+        help_heading = "Gates"
+    )]
+    pub max_error_rate: f64,
+    /// Exit 5 (unhealthy run) when a model has fewer scored trials than this.
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Gates")]
+    pub min_scored: u64,
+}
+
+/// Eval output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalFormat {
+    /// Readable summary.
+    Terminal,
+    /// The scorecard JSON (SCHEMA.md §Scorecard).
+    Json,
+}
+
+/// `mf cache`: the eval trial cache.
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: CacheAction,
+    /// Cache directory (default: $MF_CACHE_DIR, $XDG_CACHE_HOME/mf or ~/.cache/mf).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Cache actions.
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum CacheAction {
+    /// Where the cache is, how many trials it holds and their size.
+    Info,
+    /// Delete every cached trial.
+    Clear,
+}

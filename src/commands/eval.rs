@@ -1,0 +1,803 @@
+//! `mf eval`: read the suite and the surface, resolve models, plan, check budgets, run (or show
+//! the plan), score, gate, render. And `mf cache`.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+use crate::cli::eval::{CacheAction, CacheArgs, EvalArgs, EvalFormat};
+use crate::cli::input::SurfaceArgs;
+use crate::eval::cache::{self, Cache};
+use crate::eval::plan::{self, Budgets, HARD_MAX_TOOLS, HARD_MAX_TRIALS, PERMUTATION_VERSION};
+use crate::eval::run::{self, Backend, Progress, RunModel, RunOptions};
+use crate::eval::{TrialRecord, score};
+use crate::providers::config::{self, ModelConfig, ModelSpec, ProviderKind};
+use crate::providers::http::{HttpOptions, HttpProvider};
+use crate::providers::offline::{Offline, Script};
+use crate::render::terminal::Style;
+use crate::report::scorecard::{
+    CaseInfo, Gate, GateKind, Health, ModelResult, Reproducibility, SCORECARD_VERSION, Scorecard,
+    Selection, Status, SuiteInfo, Timing, TrialRow,
+};
+use crate::suite::{Case, Suite};
+use crate::surface::fingerprint::surface_fingerprint;
+use crate::surface::tokens::{self, TOKENIZER};
+use crate::surface::{Surface, Tool};
+use crate::util::atomic::write_atomic;
+use crate::{Error, Exit, render};
+
+/// Most requests in flight.
+const MAX_CONCURRENCY: usize = 64;
+
+pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
+    validate_flags(args)?;
+    let started = Instant::now();
+    let (suite, suite_display, suite_path) = load_suite(args)?;
+    let (surface, surface_label) = load_surface(args, &suite, &suite_path)?;
+    let tools = profile_tools(surface.tools, &suite, args.profile.as_deref())?;
+    if tools.is_empty() {
+        return Err(Error::Usage(format!(
+            "no tools to offer: {surface_label} has none; give a surface (PATH, URL, --stdio) or \
+             add tools[] to {suite_display}"
+        )));
+    }
+    let selection = crate::suite::Selection {
+        ids: args.cases.clone(),
+        only: args.only.clone(),
+        skip: args.skip.clone(),
+    };
+    let cases: Vec<Case> = crate::suite::select(&suite, &selection)
+        .map_err(|e| Error::Usage(format!("{suite_display}: {e}")))?
+        .into_iter()
+        .cloned()
+        .collect();
+
+    let specs = resolve_models(args, &suite)?;
+    let tool_tokens: u64 = tools
+        .iter()
+        .map(|t| tokens::tool_tokens(t).total as u64)
+        .sum();
+    let prompt_tokens: Vec<u64> = cases
+        .iter()
+        .map(|c| tool_tokens + tokens::count(&c.input) as u64)
+        .collect();
+    let paid = specs.iter().filter(|s| s.provider.wire().is_some()).count();
+    let budgets = Budgets {
+        max_trials: args.max_trials,
+        max_tools: args.max_tools,
+        max_context_tokens: args.max_context_tokens,
+    };
+    let named_tokens: Vec<(&str, u64)> = cases
+        .iter()
+        .zip(&prompt_tokens)
+        .map(|(c, t)| (c.id.as_str(), *t))
+        .collect();
+    let budget = plan::check_budgets(
+        &budgets,
+        paid,
+        cases.len(),
+        args.repeat,
+        tools.len(),
+        &named_tokens,
+    );
+    if args.dry_run {
+        let text = dry_run_text(
+            args,
+            &specs,
+            &cases,
+            &tools,
+            &prompt_tokens,
+            budget.as_ref().err(),
+        );
+        super::print(&text)?;
+        return Ok(match budget {
+            Ok(()) => Exit::Ok,
+            Err(plan::BudgetError::Context { .. }) => Exit::GateFailed,
+            Err(_) => Exit::InputError,
+        });
+    }
+    match budget {
+        Ok(()) => {}
+        Err(e @ plan::BudgetError::Context { .. }) => {
+            super::note(&format!("error: {e}"));
+            return Ok(Exit::GateFailed);
+        }
+        Err(e) => return Err(Error::Usage(e.to_string())),
+    }
+
+    let models = build_models(args, specs)?;
+    let case_ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+    let planned = plan::trials(models.len(), &case_ids, args.repeat, args.seed, tools.len());
+    let total = planned.len();
+    let cache = (!args.no_cache)
+        .then(|| Cache::new(&args.cache_dir.clone().unwrap_or_else(cache::default_dir)));
+    let options = RunOptions {
+        concurrency: args.concurrency,
+        cache,
+        seed: args.seed,
+    };
+    let models = Arc::new(models);
+    // Offline answers take microseconds: progress is for runs that wait on a provider.
+    let any_paid = models.iter().any(RunModel::is_paid);
+    let mut reporter = Reporter::new(
+        total,
+        any_paid,
+        !args.no_progress && std::io::stderr().is_terminal(),
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start the async runtime: {e}")))?;
+    let run_started = Instant::now();
+    let result = runtime.block_on(run::run(
+        Arc::clone(&models),
+        tools.clone(),
+        cases
+            .iter()
+            .map(|c| (c.id.clone(), c.input.clone()))
+            .collect(),
+        planned,
+        &options,
+        &mut |p| reporter.update(p),
+    ));
+    let run_time = run_started.elapsed();
+    reporter.finish();
+    if result.interrupted {
+        super::note(&format!(
+            "interrupted: {} of {total} trials finished{}; run the same command again to pay only for the rest",
+            result.records.len(),
+            if options.cache.is_some() {
+                " and are cached"
+            } else {
+                " (--no-cache: they are not kept)"
+            }
+        ));
+        return Ok(Exit::Interrupted);
+    }
+
+    let card = scorecard(ScorecardInput {
+        args,
+        suite: &suite,
+        suite_display: &suite_display,
+        surface_label: &surface_label,
+        tools: &tools,
+        tool_tokens,
+        cases: &cases,
+        prompt_tokens: &prompt_tokens,
+        models: &models,
+        records: result.records,
+        wall: started.elapsed(),
+        run: run_time,
+    });
+    if let Some(path) = &args.json_out {
+        write(path, &render::json::to_string(&card))?;
+    }
+    match args.format {
+        EvalFormat::Json => super::print(&render::json::to_string(&card))?,
+        EvalFormat::Terminal => super::print(&render::eval_terminal::render(&card, style))?,
+    }
+    Ok(match card.status {
+        Status::Pass => Exit::Ok,
+        Status::Fail => Exit::GateFailed,
+        Status::Unhealthy => Exit::Unhealthy,
+    })
+}
+
+fn validate_flags(args: &EvalArgs) -> Result<(), Error> {
+    let bad = |m: String| Err(Error::Usage(m));
+    if args.repeat == 0 {
+        return bad("--repeat must be at least 1".into());
+    }
+    if args.max_trials > HARD_MAX_TRIALS {
+        return bad(format!("--max-trials is capped at {HARD_MAX_TRIALS}"));
+    }
+    if args.max_tools > HARD_MAX_TOOLS {
+        return bad(format!("--max-tools is capped at {HARD_MAX_TOOLS}"));
+    }
+    if args.concurrency == 0 || args.concurrency > MAX_CONCURRENCY {
+        return bad(format!("--concurrency must be 1–{MAX_CONCURRENCY}"));
+    }
+    if args.timeout == 0 {
+        return bad("--timeout must be at least 1 second".into());
+    }
+    for (flag, v) in [
+        ("--min-accuracy", args.min_accuracy),
+        ("--max-over-trigger", args.max_over_trigger),
+        ("--max-error-rate", Some(args.max_error_rate)),
+    ] {
+        if let Some(v) = v
+            && !(0.0..=1.0).contains(&v)
+        {
+            return bad(format!("{flag} is a rate between 0 and 1, got {v}"));
+        }
+    }
+    if let Some(t) = args.temperature
+        && !(0.0..=2.0).contains(&t)
+    {
+        return bad(format!("--temperature must be between 0 and 2, got {t}"));
+    }
+    if args.seconds_per_trial.is_some() && !args.dry_run {
+        return bad("--seconds-per-trial only applies to --dry-run".into());
+    }
+    Ok(())
+}
+
+fn load_suite(args: &EvalArgs) -> Result<(Suite, String, PathBuf), Error> {
+    let path = args
+        .suite
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("mf.suite.json"));
+    let display = path.to_string_lossy().replace('\\', "/");
+    if args.suite.is_none() && !path.exists() {
+        return Err(Error::Usage(
+            "no suite: give --suite FILE (mf.suite.json, a YAML suite or a task set), or run \
+             `mf scan` to draft mf.suite.json and write its cases"
+                .into(),
+        ));
+    }
+    let suite = crate::suite::read_suite_any(&path, &display)?;
+    suite.validate_for_eval(&display)?;
+    let mut problems = Vec::new();
+    for case in &suite.cases {
+        if let Some(expected) = &case.expected_args
+            && let Err(e) = crate::eval::args::validate_expected_args(expected)
+        {
+            let at = case.line.map(|l| format!(":{l}")).unwrap_or_default();
+            problems.push(format!(
+                "{display}{at}: case {:?}: expectedArgs: {e}",
+                case.id
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::Usage(problems.join("\n")));
+    }
+    Ok((suite, display, path))
+}
+
+fn load_surface(
+    args: &EvalArgs,
+    suite: &Suite,
+    suite_path: &Path,
+) -> Result<(Surface, String), Error> {
+    let explicit = !args.paths.is_empty() || args.live.wants_live();
+    if explicit {
+        let input = super::input::load(&SurfaceArgs {
+            paths: args.paths.clone(),
+            suite: None,
+            live: args.live.clone(),
+        })?;
+        for w in &input.warnings {
+            super::note(&format!("warning: {w}"));
+        }
+        return Ok((input.surface, input.label));
+    }
+    if !suite.tools.is_empty() {
+        let mut input = super::input::Input::default();
+        super::input::load_path(suite_path, &mut input)?;
+        for w in &input.warnings {
+            super::note(&format!("warning: {w}"));
+        }
+        return Ok((
+            input.surface,
+            suite_path.to_string_lossy().replace('\\', "/"),
+        ));
+    }
+    if let Some(rel) = &suite.surface {
+        let base = suite_path.parent().unwrap_or(Path::new(""));
+        let path = base.join(rel);
+        let mut input = super::input::Input::default();
+        super::input::load_path(&path, &mut input)?;
+        for w in &input.warnings {
+            super::note(&format!("warning: {w}"));
+        }
+        return Ok((input.surface, path.to_string_lossy().replace('\\', "/")));
+    }
+    Err(Error::Usage(format!(
+        "no tools: {} has no tools[] and no surface; give the tools as PATH, URL, --stdio or --server",
+        suite_path.display()
+    )))
+}
+
+fn profile_tools(
+    tools: Vec<Tool>,
+    suite: &Suite,
+    profile: Option<&str>,
+) -> Result<Vec<Tool>, Error> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut dupes = Vec::new();
+    for t in &tools {
+        if !seen.insert(t.name.clone()) {
+            dupes.push(t.name.clone());
+        }
+    }
+    if !dupes.is_empty() {
+        return Err(Error::Usage(format!(
+            "the surface offers these names twice: {}; a model could not tell them apart — fix \
+             the surface (see `mf lint`) or evaluate one profile with --profile",
+            dupes.join(", ")
+        )));
+    }
+    let Some(name) = profile else {
+        return Ok(tools);
+    };
+    let Some(members) = suite.profiles.get(name) else {
+        let known: Vec<&str> = suite.profiles.keys().map(String::as_str).collect();
+        return Err(Error::Usage(format!(
+            "no profile {name:?} in the suite (profiles: {})",
+            if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            }
+        )));
+    };
+    Ok(tools
+        .into_iter()
+        .filter(|t| members.contains(&t.name))
+        .collect())
+}
+
+fn resolve_models(args: &EvalArgs, suite: &Suite) -> Result<Vec<ModelSpec>, Error> {
+    let mut named: BTreeMap<String, ModelConfig> = suite.models.clone();
+    let config_path = args.config.clone().or_else(|| {
+        let p = PathBuf::from("mf.toml");
+        p.exists().then_some(p)
+    });
+    if let Some(p) = config_path {
+        let file = config::read_config(&p).map_err(|e| Error::Usage(e.to_string()))?;
+        named.extend(file.models);
+    }
+    let mut specs = Vec::new();
+    let mut labels = std::collections::BTreeSet::new();
+    for entry in &args.models {
+        let mut spec =
+            config::resolve_model(entry, &named).map_err(|e| Error::Usage(e.to_string()))?;
+        if !labels.insert(spec.label.clone()) {
+            return Err(Error::Usage(format!(
+                "--models lists {:?} twice",
+                spec.label
+            )));
+        }
+        if spec.base_url.is_none()
+            && let Some(url) = &args.base_url
+            && spec.provider.wire().is_some()
+        {
+            spec.base_url = Some(url.clone());
+        }
+        if spec.provider == ProviderKind::OpenaiCompatible && spec.endpoint().is_none() {
+            return Err(Error::Usage(format!(
+                "{entry}: openai-compatible needs --base-url (or base_url in mf.toml)"
+            )));
+        }
+        specs.push(spec);
+    }
+    Ok(specs)
+}
+
+fn build_models(args: &EvalArgs, specs: Vec<ModelSpec>) -> Result<Vec<RunModel>, Error> {
+    let options = HttpOptions {
+        timeout: Duration::from_secs(args.timeout),
+        retries: args.retries,
+        ..HttpOptions::default()
+    };
+    let mut client = None;
+    let mut out = Vec::new();
+    for spec in specs {
+        let backend = match spec.provider {
+            ProviderKind::Mock => Backend::Offline(Offline::Mock),
+            ProviderKind::Lexical => Backend::Offline(Offline::Lexical),
+            ProviderKind::Scripted => {
+                let path = spec.script.clone().unwrap_or_default();
+                Backend::Offline(Offline::Scripted(
+                    Script::read(&path).map_err(Error::Usage)?,
+                ))
+            }
+            _ => {
+                if client.is_none() {
+                    client = Some(http_client()?);
+                }
+                let c = client.clone().unwrap_or_default();
+                Backend::Http(
+                    HttpProvider::new(&spec, options.clone(), c)
+                        .map_err(|e| Error::Usage(e.to_string()))?,
+                )
+            }
+        };
+        out.push(RunModel {
+            temperature: spec.temperature.or(args.temperature),
+            max_output_tokens: spec.max_output_tokens.unwrap_or(args.max_output_tokens),
+            spec,
+            backend,
+        });
+    }
+    Ok(out)
+}
+
+fn http_client() -> Result<reqwest::Client, Error> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("mf/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot build the HTTP client: {e}")))
+}
+
+fn dry_run_text(
+    args: &EvalArgs,
+    specs: &[ModelSpec],
+    cases: &[Case],
+    tools: &[Tool],
+    prompt_tokens: &[u64],
+    budget: Option<&plan::BudgetError>,
+) -> String {
+    let per_model = cases.len() as u64 * u64::from(args.repeat);
+    let prompt_per_model: u64 = prompt_tokens.iter().sum::<u64>() * u64::from(args.repeat);
+    let mut s = String::new();
+    s.push_str(&format!(
+        "plan: {} cases × {} repeats × {} models = {} trials; {} tools offered in a shuffled order per trial (seed {}, {PERMUTATION_VERSION})\n",
+        cases.len(),
+        args.repeat,
+        specs.len(),
+        per_model * specs.len() as u64,
+        tools.len(),
+        args.seed
+    ));
+    s.push_str(&format!(
+        "prompt tokens (lower bound, {TOKENIZER}): {} per model, {}–{} per trial\n",
+        prompt_per_model,
+        prompt_tokens.iter().min().copied().unwrap_or(0),
+        prompt_tokens.iter().max().copied().unwrap_or(0),
+    ));
+    for spec in specs {
+        let cost = match (&spec.price, spec.provider.wire()) {
+            (_, None) => "free (offline)".to_owned(),
+            (Some(p), Some(_)) => format!(
+                "≥ {:.4} {} (input tokens only; output adds more)",
+                prompt_per_model as f64 * p.input / 1e6,
+                p.currency
+            ),
+            (None, Some(_)) => "unknown (no price configured for this model)".to_owned(),
+        };
+        s.push_str(&format!(
+            "  {:<40} {} trials  cost {}\n",
+            spec.label, per_model, cost
+        ));
+    }
+    let paid = specs.iter().filter(|s| s.provider.wire().is_some()).count() as u64;
+    if let Some(secs) = args.seconds_per_trial {
+        let waves = (per_model * paid).div_ceil(args.concurrency as u64);
+        s.push_str(&format!(
+            "wall time: about {:.0} s for paid requests ({waves} waves of {} at {secs} s)\n",
+            waves as f64 * secs,
+            args.concurrency
+        ));
+    }
+    match budget {
+        None => s.push_str(&format!(
+            "budget: ok ({} paid trials of --max-trials {}, {} tools of --max-tools {})\n",
+            per_model * paid,
+            args.max_trials,
+            tools.len(),
+            args.max_tools
+        )),
+        Some(e) => s.push_str(&format!("budget: REFUSED — {e}\n")),
+    }
+    s.push_str("dry run: nothing was sent\n");
+    s
+}
+
+struct ScorecardInput<'a> {
+    args: &'a EvalArgs,
+    suite: &'a Suite,
+    suite_display: &'a str,
+    surface_label: &'a str,
+    tools: &'a [Tool],
+    tool_tokens: u64,
+    cases: &'a [Case],
+    prompt_tokens: &'a [u64],
+    models: &'a [RunModel],
+    records: Vec<TrialRecord>,
+    wall: Duration,
+    run: Duration,
+}
+
+fn input_hash(input: &str) -> String {
+    let digest = Sha256::digest(input.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
+    let args = inp.args;
+    let mut by_model: BTreeMap<String, Vec<TrialRecord>> = BTreeMap::new();
+    for r in inp.records {
+        by_model.entry(r.model.clone()).or_default().push(r);
+    }
+    let case_by_id: BTreeMap<&str, &Case> = inp.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut gates = Vec::new();
+    let mut models = Vec::new();
+    for m in inp.models {
+        let records = by_model.remove(&m.spec.label).unwrap_or_default();
+        let metrics = score::metrics(inp.cases, inp.tools, &records, m.spec.price.as_ref());
+        let mut errors_by_kind = BTreeMap::new();
+        let mut requests = 0;
+        let mut rows = Vec::with_capacity(records.len());
+        for r in &records {
+            let Some(case) = case_by_id.get(r.case_id.as_str()) else {
+                continue;
+            };
+            let scored = score::score_trial(case, inp.tools, r);
+            if !r.cached && m.is_paid() {
+                requests += u64::from(r.retries) + 1;
+            }
+            let (calls, text, usage, error) = match &r.outcome {
+                Ok(reply) => (
+                    reply.calls.clone(),
+                    reply.text.as_ref().map(|t| t.chars().take(500).collect()),
+                    reply.usage,
+                    None,
+                ),
+                Err(e) => {
+                    *errors_by_kind
+                        .entry(
+                            serde_json::to_value(e.kind)
+                                .ok()
+                                .and_then(|v| v.as_str().map(str::to_owned))
+                                .unwrap_or_default(),
+                        )
+                        .or_insert(0u64) += 1;
+                    (Vec::new(), None, None, Some(e.clone()))
+                }
+            };
+            rows.push(TrialRow {
+                case: r.case_id.clone(),
+                trial: r.trial,
+                order: r.order.clone(),
+                verdict: scored.verdict,
+                calls,
+                args: scored.args,
+                text,
+                error,
+                latency_ms: r.latency_ms,
+                usage,
+                retries: r.retries,
+                cached: r.cached,
+            });
+        }
+        let mut problems = Vec::new();
+        let error_rate = metrics.error_rate.value;
+        let healthy_errors = error_rate.is_some_and(|v| v <= args.max_error_rate);
+        if !healthy_errors {
+            problems.push(format!(
+                "{} of {} trials ended in errors, over --max-error-rate {}",
+                metrics.errors, metrics.trials, args.max_error_rate
+            ));
+        }
+        let healthy_scored = metrics.scored >= args.min_scored;
+        if !healthy_scored {
+            problems.push(format!(
+                "{} scored trials, under --min-scored {}",
+                metrics.scored, args.min_scored
+            ));
+        }
+        gates.push(Gate {
+            name: "max-error-rate".into(),
+            model: m.spec.label.clone(),
+            threshold: args.max_error_rate,
+            value: error_rate,
+            passed: healthy_errors,
+            kind: GateKind::Health,
+        });
+        gates.push(Gate {
+            name: "min-scored".into(),
+            model: m.spec.label.clone(),
+            threshold: args.min_scored as f64,
+            value: Some(metrics.scored as f64),
+            passed: healthy_scored,
+            kind: GateKind::Health,
+        });
+        if let Some(min) = args.min_accuracy {
+            let v = metrics.selection_accuracy.value;
+            gates.push(Gate {
+                name: "min-accuracy".into(),
+                model: m.spec.label.clone(),
+                threshold: min,
+                value: v,
+                passed: v.is_some_and(|v| v >= min),
+                kind: GateKind::Quality,
+            });
+        }
+        if let Some(max) = args.max_over_trigger {
+            let v = metrics.over_trigger.value;
+            gates.push(Gate {
+                name: "max-over-trigger".into(),
+                model: m.spec.label.clone(),
+                threshold: max,
+                value: v,
+                passed: v.is_some_and(|v| v <= max),
+                kind: GateKind::Quality,
+            });
+        }
+        models.push(ModelResult {
+            label: m.spec.label.clone(),
+            provider: m.spec.provider.id().to_owned(),
+            wire: m.wire().to_owned(),
+            model: m.spec.model.clone(),
+            endpoint: m.endpoint(),
+            request_fingerprint: request_fingerprint(m),
+            temperature: m.temperature,
+            max_output_tokens: m.max_output_tokens,
+            price: m.spec.price.clone(),
+            health: Health {
+                healthy: problems.is_empty(),
+                problems,
+                requests,
+                errors_by_kind,
+            },
+            metrics,
+            trials: rows,
+        });
+    }
+    let status = if gates
+        .iter()
+        .any(|g| !g.passed && g.kind == GateKind::Health)
+    {
+        Status::Unhealthy
+    } else if gates.iter().any(|g| !g.passed) {
+        Status::Fail
+    } else {
+        Status::Pass
+    };
+    let surface = Surface {
+        tools: inp.tools.to_vec(),
+        skills: Vec::new(),
+    };
+    Scorecard {
+        version: SCORECARD_VERSION,
+        kind: "scorecard".into(),
+        status,
+        suite: SuiteInfo {
+            name: inp.suite.name.clone(),
+            path: inp.suite_display.to_owned(),
+            surface: inp.surface_label.to_owned(),
+            fingerprint: surface_fingerprint(&surface),
+            tools: inp.tools.iter().map(|t| t.name.clone()).collect(),
+            tool_tokens: inp.tool_tokens,
+            cases: inp
+                .cases
+                .iter()
+                .zip(inp.prompt_tokens)
+                .map(|(c, t)| CaseInfo {
+                    id: c.id.clone(),
+                    input_hash: input_hash(&c.input),
+                    expected_tool: c.expected_tool.clone().flatten(),
+                    reviewed: c.reviewed,
+                    tags: c.tags.clone(),
+                    line: c.line,
+                    prompt_tokens: *t,
+                })
+                .collect(),
+            cases_in_suite: inp.suite.cases.len(),
+            selection: Selection {
+                cases: args.cases.clone(),
+                only: args.only.clone(),
+                skip: args.skip.clone(),
+            },
+            profile: args.profile.clone(),
+        },
+        reproducibility: Reproducibility {
+            mf_version: env!("CARGO_PKG_VERSION").to_owned(),
+            permutation: PERMUTATION_VERSION.to_owned(),
+            seed: args.seed,
+            repeat: args.repeat,
+            tokenizer: TOKENIZER.to_owned(),
+            cache_version: cache::CACHE_VERSION.to_owned(),
+        },
+        models,
+        gates,
+        timing: Timing {
+            wall_ms: inp.wall.as_millis() as u64,
+            run_ms: inp.run.as_millis() as u64,
+        },
+    }
+}
+
+fn request_fingerprint(m: &RunModel) -> String {
+    match &m.backend {
+        Backend::Http(h) => h.request_fingerprint(m.temperature, m.max_output_tokens),
+        Backend::Offline(_) => {
+            let digest = Sha256::digest(format!("offline\0{}", m.spec.label).as_bytes());
+            digest.iter().map(|b| format!("{b:02x}")).collect()
+        }
+    }
+}
+
+/// Progress on stderr: a bar on a terminal, a line per 10% otherwise.
+struct Reporter {
+    bar: Option<indicatif::ProgressBar>,
+    enabled: bool,
+    total: usize,
+    next_line: usize,
+}
+
+impl Reporter {
+    fn new(total: usize, enabled: bool, tty: bool) -> Reporter {
+        let bar = (enabled && tty).then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} trials {msg} [{elapsed_precise}]",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Reporter {
+            bar,
+            enabled,
+            total,
+            next_line: 0,
+        }
+    }
+
+    fn update(&mut self, p: Progress) {
+        if !self.enabled {
+            return;
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(p.done as u64);
+            bar.set_message(format!("({} cached, {} errors)", p.cached, p.errors));
+            return;
+        }
+        if p.done >= self.next_line || p.done == p.total {
+            super::note(&format!(
+                "eval: {}/{} trials ({} cached, {} errors)",
+                p.done, p.total, p.cached, p.errors
+            ));
+            self.next_line = p.done + (self.total / 10).max(1);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+pub(super) fn cache_cmd(args: &CacheArgs) -> Result<Exit, Error> {
+    let dir = args.cache_dir.clone().unwrap_or_else(cache::default_dir);
+    let cache = Cache::new(&dir);
+    match args.action {
+        CacheAction::Info => {
+            let s = cache.stats();
+            super::print(&format!(
+                "cache: {}\ntrials: {}\nsize: {} bytes\n",
+                cache.root().display(),
+                s.entries,
+                s.bytes
+            ))?;
+        }
+        CacheAction::Clear => {
+            let n = cache.clear().map_err(|source| Error::Write {
+                path: cache.root().to_owned(),
+                source,
+            })?;
+            super::print(&format!(
+                "removed {n} cached trials from {}\n",
+                cache.root().display()
+            ))?;
+        }
+    }
+    Ok(Exit::Ok)
+}

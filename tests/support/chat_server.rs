@@ -1,0 +1,123 @@
+//! A deterministic OpenAI Chat Completions server for CLI tests and benches (wiremock with a
+//! responder that reads the request): the answer depends only on the request, so a cached
+//! trial and a re-sent one are indistinguishable.
+//!
+//! The user message steers the answer:
+//! - `[call NAME]` → one call to NAME with `{"q": <input>}`;
+//! - `[first]` → a call to the first tool in the request's order (so answers depend on order);
+//! - `[none]` → text, no call;
+//! - `[refuse]` → `message.refusal`.
+//!
+//! Every reply carries usage `{prompt_tokens: 100, completion_tokens: 10}`.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// The responder.
+pub struct ChatResponder {
+    /// Delay before each response.
+    pub delay: Duration,
+}
+
+impl Respond for ChatResponder {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let input = body["messages"][0]["content"].as_str().unwrap_or_default();
+        let tools: Vec<&str> = body["tools"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|t| t["function"]["name"].as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let call = |name: &str| {
+            json!({"role": "assistant", "content": null, "tool_calls": [{
+                "id": "call_1", "type": "function",
+                "function": {"name": name, "arguments": json!({"q": input}).to_string()}}]})
+        };
+        let (message, finish) = if input.contains("[refuse]") {
+            (
+                json!({"role": "assistant", "content": null, "refusal": "I can't help with that."}),
+                "stop",
+            )
+        } else if input.contains("[none]") {
+            (
+                json!({"role": "assistant", "content": "No tool needed."}),
+                "stop",
+            )
+        } else if input.contains("[first]") {
+            (call(tools.first().copied().unwrap_or("none")), "tool_calls")
+        } else if let Some(rest) = input.split("[call ").nth(1) {
+            let name = rest.split(']').next().unwrap_or_default();
+            (call(name), "tool_calls")
+        } else {
+            (json!({"role": "assistant", "content": "?"}), "stop")
+        };
+        ResponseTemplate::new(200)
+            .set_delay(self.delay)
+            .set_body_json(json!({
+                "id": "chatcmpl-test", "object": "chat.completion", "created": 1,
+                "model": body["model"],
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+            }))
+    }
+}
+
+/// Start a server answering `POST /v1/chat/completions` after `delay`.
+pub async fn start(delay: Duration, record: bool) -> MockServer {
+    let builder = MockServer::builder();
+    let server = if record {
+        builder.start().await
+    } else {
+        builder.disable_request_recording().start().await
+    };
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ChatResponder { delay })
+        .mount(&server)
+        .await;
+    server
+}
+
+/// Five tools as an MCP tools/list result.
+pub fn tools_json() -> Value {
+    let tool = |name: &str, desc: &str| {
+        json!({"name": name, "description": desc,
+               "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}})
+    };
+    json!({"tools": [
+        tool("search_tickets", "Search support tickets by keyword."),
+        tool("get_ticket", "Fetch one ticket by id."),
+        tool("issue_refund", "Refund a paid order."),
+        tool("lookup_order", "Look up an order by number."),
+        tool("get_invoice", "Fetch one invoice by id."),
+    ]})
+}
+
+/// A suite of `n` cases cycling through the answer kinds.
+pub fn suite_json(n: usize) -> Value {
+    let names = [
+        "search_tickets",
+        "get_ticket",
+        "issue_refund",
+        "lookup_order",
+        "get_invoice",
+    ];
+    let cases: Vec<Value> = (0..n)
+        .map(|i| {
+            let expected = names[i % names.len()];
+            match i % 4 {
+                0 | 1 => json!({"id": format!("c{i:03}"), "input": format!("case {i} [call {expected}]"), "expectedTool": expected}),
+                2 => json!({"id": format!("c{i:03}"), "input": format!("case {i} [first]"), "expectedTool": expected}),
+                _ => json!({"id": format!("c{i:03}"), "input": format!("case {i} [none]"), "expectedTool": null}),
+            }
+        })
+        .collect();
+    json!({"name": "resume", "cases": cases})
+}
