@@ -30,7 +30,7 @@ fn mf() -> Command {
     cmd
 }
 
-const SUITE: &str = "examples/acme-support/eval/suite.yaml";
+const SUITE: &str = "examples/acme-support/mf.suite.yaml";
 const SURFACE: &str = "examples/acme-support";
 
 fn json_of(out: &Output) -> Value {
@@ -580,4 +580,62 @@ fn cache_info_and_clear() {
         .output()
         .expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("removed 0"));
+}
+
+#[test]
+fn yaml_suites_with_inline_tools_and_task_sets_with_a_surface_run() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("suite.yaml"),
+        "name: inline\ntools:\n  - name: get_weather\n    description: Current weather for a city.\n    parameters: {type: object, properties: {city: {type: string}}, required: [city]}\n  - name: get_time\n    description: Current time in a city.\ncases:\n  - id: w\n    input: weather in Paris\n    expectedTool: get_weather\n",
+    )
+    .expect("suite");
+    std::fs::write(
+        dir.path().join("tools.json"),
+        chat_server::tools_json().to_string(),
+    )
+    .expect("tools");
+    std::fs::write(
+        dir.path().join("tasks.yaml"),
+        "version: 1\nsurface: tools.json\ntasks:\n  - id: r\n    prompt: refund the paid order\n    expected: issue_refund\n  - id: n\n    prompt: hello\n    expected: null\n",
+    )
+    .expect("tasks");
+    for (file, tools, cases) in [("suite.yaml", 2, 1), ("tasks.yaml", 5, 2)] {
+        let out = mf()
+            .args([
+                "eval",
+                "--models",
+                "lexical",
+                "--repeat",
+                "1",
+                "--no-cache",
+                "--format",
+                "json",
+                "--suite",
+            ])
+            .arg(dir.path().join(file))
+            .output()
+            .expect("run");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let card = json_of(&out);
+        assert_eq!(
+            card["suite"]["tools"].as_array().map(Vec::len),
+            Some(tools),
+            "{file}"
+        );
+        assert_eq!(
+            card["suite"]["cases"].as_array().map(Vec::len),
+            Some(cases),
+            "{file}"
+        );
+        assert_eq!(
+            card["models"][0]["metrics"]["selectionAccuracy"]["value"], 1.0,
+            "{file}"
+        );
+    }
 }

@@ -226,19 +226,21 @@ fn validate_flags(args: &EvalArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// Suite files looked for when `--suite` is not given, in this order.
+const DEFAULT_SUITES: &[&str] = &["mf.suite.json", "mf.suite.yaml", "mf.suite.yml"];
+
 fn load_suite(args: &EvalArgs) -> Result<(Suite, String, PathBuf), Error> {
-    let path = args
-        .suite
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("mf.suite.json"));
+    let path = match &args.suite {
+        Some(p) => p.clone(),
+        None => default_suite().ok_or_else(|| {
+            Error::Usage(
+                "no suite: give --suite FILE (mf.suite.json, a YAML suite or a task set), or \
+                 write cases into mf.suite.json / mf.suite.yaml here (`mf scan` drafts one)"
+                    .into(),
+            )
+        })?,
+    };
     let display = path.to_string_lossy().replace('\\', "/");
-    if args.suite.is_none() && !path.exists() {
-        return Err(Error::Usage(
-            "no suite: give --suite FILE (mf.suite.json, a YAML suite or a task set), or run \
-             `mf scan` to draft mf.suite.json and write its cases"
-                .into(),
-        ));
-    }
     let suite = crate::suite::read_suite_any(&path, &display)?;
     suite.validate_for_eval(&display)?;
     let mut problems = Vec::new();
@@ -259,6 +261,22 @@ fn load_suite(args: &EvalArgs) -> Result<(Suite, String, PathBuf), Error> {
     Ok((suite, display, path))
 }
 
+/// The first default suite that exists, preferring one that is not a `draft: true` scan output.
+fn default_suite() -> Option<PathBuf> {
+    let found: Vec<PathBuf> = DEFAULT_SUITES
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+        .collect();
+    let is_draft =
+        |p: &PathBuf| crate::suite::read_suite_any(p, &p.to_string_lossy()).is_ok_and(|s| s.draft);
+    found
+        .iter()
+        .find(|p| !is_draft(p))
+        .or(found.first())
+        .cloned()
+}
+
 fn load_surface(
     args: &EvalArgs,
     suite: &Suite,
@@ -276,30 +294,17 @@ fn load_surface(
         }
         return Ok((input.surface, input.label));
     }
-    if !suite.tools.is_empty() {
-        let mut input = super::input::Input::default();
-        super::input::load_path(suite_path, &mut input)?;
-        for w in &input.warnings {
-            super::note(&format!("warning: {w}"));
-        }
-        return Ok((
-            input.surface,
-            suite_path.to_string_lossy().replace('\\', "/"),
-        ));
+    let display = suite_path.to_string_lossy().replace('\\', "/");
+    let (surface, warnings, label) = super::input::suite_surface(suite, suite_path, &display)?;
+    for w in &warnings {
+        super::note(&format!("warning: {w}"));
     }
-    if let Some(rel) = &suite.surface {
-        let base = suite_path.parent().unwrap_or(Path::new(""));
-        let path = base.join(rel);
-        let mut input = super::input::Input::default();
-        super::input::load_path(&path, &mut input)?;
-        for w in &input.warnings {
-            super::note(&format!("warning: {w}"));
-        }
-        return Ok((input.surface, path.to_string_lossy().replace('\\', "/")));
+    if !surface.tools.is_empty() {
+        return Ok((surface, label));
     }
     Err(Error::Usage(format!(
-        "no tools: {} has no tools[] and no surface; give the tools as PATH, URL, --stdio or --server",
-        suite_path.display()
+        "no tools: {label} offers none (the suite has no tools[] or its surface has no tools); \
+         give the tools as PATH, URL, --stdio or --server"
     )))
 }
 

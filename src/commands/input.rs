@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::Error;
 use crate::cli::input::SurfaceArgs;
-use crate::suite::{Suite, read_suite};
+use crate::suite::{Suite, read_suite, read_suite_any};
 use crate::surface::Surface;
 use crate::surface::formats::{self, display_path};
 use crate::surface::scan::{ScanOptions, scan};
@@ -27,7 +27,7 @@ pub fn load(args: &SurfaceArgs) -> Result<Input, Error> {
     let mut input = Input::default();
     if let Some(path) = &args.suite {
         let display = path.to_string_lossy().replace('\\', "/");
-        input.suite = Some(read_suite(path, &display)?);
+        input.suite = Some(read_suite_any(path, &display)?);
     }
     let mut labels = Vec::new();
     let live = args.live.options()?;
@@ -43,14 +43,12 @@ pub fn load(args: &SurfaceArgs) -> Result<Input, Error> {
     }
     if args.paths.is_empty() && labels.is_empty() {
         let default_suite = Path::new("mf.suite.json");
-        if args.suite.is_some() {
-            load_path(args.suite.as_deref().unwrap_or(default_suite), &mut input)?;
-            labels.push(
-                args.suite
-                    .as_ref()
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-            );
+        if let (Some(path), Some(suite)) = (&args.suite, &input.suite) {
+            let display = path.to_string_lossy().replace('\\', "/");
+            let (surface, warnings, label) = suite_surface(suite, path, &display)?;
+            input.warnings.extend(warnings);
+            input.surface.merge(surface);
+            labels.push(label);
         } else if is_owned_suite(default_suite) {
             input.suite = Some(read_suite(default_suite, "mf.suite.json")?);
             load_path(default_suite, &mut input)?;
@@ -122,4 +120,58 @@ fn is_owned_suite(path: &Path) -> bool {
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .is_some_and(|v| v.get("draft").and_then(serde_json::Value::as_bool) != Some(true))
+}
+
+/// A suite's own `tools[]` through the surface loader (refs followed, shapes checked). JSON
+/// suites keep exact origins; a YAML suite is loaded from its JSON form, so its tools carry the
+/// file but no line.
+pub(super) fn suite_tools(
+    suite: &Suite,
+    path: &Path,
+    display: &str,
+) -> Result<crate::surface::formats::Loaded, Error> {
+    use crate::surface::formats;
+    if !suite.format.is_yaml() {
+        return Ok(formats::load_path(path, display)?);
+    }
+    let text = serde_json::to_string(suite).map_err(|e| Error::Usage(e.to_string()))?;
+    let doc = formats::parse_json(&text, display)?;
+    let source = formats::Source {
+        file: display,
+        text: &text,
+        doc: &doc,
+        base_dir: path.parent(),
+    };
+    let mut loaded = formats::load_doc(&source)?.unwrap_or_default();
+    for t in &mut loaded.surface.tools {
+        t.origin.line = None;
+        t.origin.column = None;
+    }
+    Ok(loaded)
+}
+
+/// The tools a suite names: its own `tools[]`, else the folder or file its `surface` points at
+/// (relative to the suite file). Returns the surface, load warnings and a label; an empty surface
+/// when the suite names neither.
+pub(super) fn suite_surface(
+    suite: &Suite,
+    path: &Path,
+    display: &str,
+) -> Result<(crate::surface::Surface, Vec<String>, String), Error> {
+    if !suite.tools.is_empty() {
+        let loaded = suite_tools(suite, path, display)?;
+        return Ok((loaded.surface, loaded.warnings, display.to_owned()));
+    }
+    if let Some(rel) = &suite.surface {
+        let target = path.parent().unwrap_or(Path::new("")).join(rel);
+        let mut input = Input::default();
+        load_path(&target, &mut input)?;
+        let label = target.to_string_lossy().replace('\\', "/");
+        return Ok((input.surface, input.warnings, label));
+    }
+    Ok((
+        crate::surface::Surface::default(),
+        Vec::new(),
+        display.to_owned(),
+    ))
 }

@@ -123,6 +123,11 @@ impl SuiteFormat {
         matches!(self, SuiteFormat::TaskSetJson | SuiteFormat::TaskSetYaml)
     }
 
+    /// Whether the file was YAML (a suite or a task set).
+    pub fn is_yaml(self) -> bool {
+        matches!(self, SuiteFormat::Yaml | SuiteFormat::TaskSetYaml)
+    }
+
     /// The key holding the cases in this shape (`cases` or `tasks`).
     pub fn cases_key(self) -> &'static str {
         if self.is_task_set() { "tasks" } else { "cases" }
