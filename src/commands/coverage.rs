@@ -4,17 +4,19 @@ use crate::analyze::coverage::coverage;
 use crate::cli::check::SimpleFormat;
 use crate::cli::coverage::CoverageArgs;
 use crate::render::terminal::Style;
-use crate::suite::read_suite;
+use crate::suite::read_suite_any;
 use crate::{Error, Exit, render};
 
-use super::input::{Input, load_path};
+use super::input::suite_surface;
 
 pub(super) fn run(args: &CoverageArgs, style: Style) -> Result<Exit, Error> {
     let display = args.suite.to_string_lossy().replace('\\', "/");
-    let suite = read_suite(&args.suite, &display)?;
-    let mut input = Input::default();
-    load_path(&args.suite, &mut input)?;
-    let tools: Vec<String> = input.surface.tools.iter().map(|t| t.name.clone()).collect();
+    let suite = read_suite_any(&args.suite, &display)?;
+    let (surface, warnings, _) = suite_surface(&suite, &args.suite, &display)?;
+    for w in &warnings {
+        super::note(&format!("warning: {w}"));
+    }
+    let tools: Vec<String> = surface.tools.iter().map(|t| t.name.clone()).collect();
     let report = coverage(&suite, &tools);
     let text = match args.format {
         SimpleFormat::Json => render::json::to_string(&report),
