@@ -46,6 +46,8 @@ impl WireFormat for OpenaiResponses {
             body.insert("temperature".into(), json!(t));
         }
         body.insert("max_output_tokens".into(), json!(req.max_output_tokens));
+        // An eval prompt is a measurement, not a conversation: ask OpenAI not to keep it.
+        body.insert("store".into(), json!(false));
         WireRequest {
             path: "/responses",
             body: Value::Object(body),
@@ -188,7 +190,8 @@ mod tests {
                      "strict": false}
                 ],
                 "temperature": 0.0,
-                "max_output_tokens": 256
+                "max_output_tokens": 256,
+                "store": false
             })
         );
         let no_temp = TrialRequest {
