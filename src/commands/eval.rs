@@ -716,7 +716,8 @@ fn request_fingerprint(m: &RunModel) -> String {
         Backend::Http(h) => h.request_fingerprint(m.temperature, m.max_output_tokens),
         Backend::Offline(_) => {
             let digest = Sha256::digest(format!("offline\0{}", m.spec.label).as_bytes());
-            digest.iter().map(|b| format!("{b:02x}")).collect()
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            format!("sha256:{hex}")
         }
     }
 }

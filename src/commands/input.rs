@@ -163,7 +163,17 @@ pub(super) fn suite_surface(
         return Ok((loaded.surface, loaded.warnings, display.to_owned()));
     }
     if let Some(rel) = &suite.surface {
-        let target = path.parent().unwrap_or(Path::new("")).join(rel);
+        let base = path.parent().unwrap_or(Path::new(""));
+        // `surface: .` names the suite's own folder; keep labels free of `/.`.
+        let target = if rel == "." || rel == "./" {
+            if base.as_os_str().is_empty() {
+                Path::new(".").to_path_buf()
+            } else {
+                base.to_path_buf()
+            }
+        } else {
+            base.join(rel)
+        };
         let mut input = Input::default();
         load_path(&target, &mut input)?;
         let label = target.to_string_lossy().replace('\\', "/");

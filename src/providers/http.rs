@@ -237,7 +237,8 @@ impl HttpProvider {
             temperature.map_or_else(|| "default".to_owned(), |t| t.to_string()),
         );
         let digest = Sha256::digest(text.as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        format!("sha256:{hex}")
     }
 
     /// Send one trial, retrying 429/5xx/timeouts as configured. Never panics; every failure is
