@@ -10,6 +10,8 @@
 //!
 //! Run: `cargo bench --bench eval_runner` (uses /usr/bin/time for the peak RSS).
 
+#![allow(clippy::print_stdout)]
+
 #[path = "../tests/support/chat_server.rs"]
 mod chat_server;
 

@@ -41,8 +41,8 @@ cmd_install() {
   mkdir -p "$DIR"
   [[ -x "$PY" ]] || python3 -m venv "$VENV"
   "$PY" -m pip install --quiet --upgrade pip
-  # llama-cpp-python builds llama.cpp from source: keep it polite on a shared 2-core machine.
-  # CPU only, no OpenMP dependency surprises; the generic build avoids -march=native issues.
+  # llama-cpp-python builds llama.cpp from source (CPU, ~17 min on 2 cores): keep it polite on a
+  # shared machine.
   CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}" \
     nice -n 19 "$PY" -m pip install --no-cache-dir "${PINNED[0]}"
   "$PY" -m pip install "${PINNED[1]}"
@@ -102,6 +102,8 @@ import sys, urllib.request
 urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/v1/models", timeout=2).read()
 EOF
     then
+      # Still ours? (Another process on PORT could have answered while ours failed to bind.)
+      server_alive || continue
       echo "local LLM server up on http://127.0.0.1:$port/v1 (pid $(cat "$PIDFILE"), $((SECONDS - start)) s)"
       return 0
     fi

@@ -515,8 +515,8 @@ async fn a_local_openai_compatible_server_is_scored_and_the_key_never_shows() {
     assert_eq!(v["error"], 3, "refusals are errors, not wrong answers");
     assert_eq!(v["correct-abstention"], 3);
     assert_eq!(
-        m["metrics"]["tokens"]["input"], 900,
-        "9 answered trials × 100"
+        m["metrics"]["tokens"]["input"], 9000,
+        "9 answered trials × 1000"
     );
     assert_eq!(m["health"]["requests"], 12);
     assert!(m["metrics"]["latencyMs"]["p50"].as_u64().is_some());
@@ -638,4 +638,69 @@ fn yaml_suites_with_inline_tools_and_task_sets_with_a_surface_run() {
             "{file}"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_drops_the_tools_makes_the_run_unhealthy_and_tool_choice_auto_is_sent_on_request()
+ {
+    let server = chat_server::start(Duration::from_millis(1), true).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let suite = json!({"name": "dropped", "cases": [
+        {"id": "a", "input": "x [tiny-usage] [none]", "expectedTool": "issue_refund"},
+        {"id": "n", "input": "y [tiny-usage] [none]", "expectedTool": null}
+    ]});
+    let (tools, _, suite_path) = write_scripted(dir.path(), &json!({}), &suite);
+    let run = |extra: &[&str]| {
+        Command::cargo_bin("mf")
+            .expect("bin")
+            .current_dir(dir.path())
+            .arg("eval")
+            .arg(&tools)
+            .arg("--suite")
+            .arg(&suite_path)
+            .args([
+                "--models",
+                "openai-compatible:m",
+                "--base-url",
+                &format!("{}/v1", server.uri()),
+            ])
+            .args([
+                "--repeat",
+                "2",
+                "--max-tools",
+                "5",
+                "--format",
+                "json",
+                "--no-cache",
+            ])
+            .args(extra)
+            .output()
+            .expect("run")
+    };
+    let out = run(&[]);
+    assert_eq!(
+        out.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let card = json_of(&out);
+    assert_eq!(card["status"], "unhealthy");
+    let problems = card["models"][0]["health"]["problems"].to_string();
+    assert!(
+        problems.contains("did not show the tools") && problems.contains("--tool-choice-auto"),
+        "{problems}"
+    );
+    let requests = server.received_requests().await.expect("recorded");
+    assert!(
+        requests.iter().all(|r| {
+            let body: Value = serde_json::from_slice(&r.body).expect("json");
+            body.get("tool_choice").is_none()
+        }),
+        "no tool_choice unless asked"
+    );
+    let _ = run(&["--tool-choice-auto"]);
+    let requests = server.received_requests().await.expect("recorded");
+    let last: Value = serde_json::from_slice(&requests.last().expect("sent").body).expect("json");
+    assert_eq!(last["tool_choice"], "auto");
 }

@@ -11,9 +11,12 @@ use mf::stats::{case_level, percentile, wilson};
 /// Tolerance for comparing against the reference (absolute).
 const TOLERANCE: f64 = 1e-9;
 
-/// `(k, n, statsmodels wilson interval)`; `None` where statsmodels gives NaN (n = 0).
+/// A 95% interval `(lower, upper)`; `None` where statsmodels gives NaN (n = 0).
+type Interval = Option<(f64, f64)>;
+
+/// `(k, n, statsmodels wilson interval)`.
 #[rustfmt::skip]
-const WILSON: &[(u64, u64, Option<(f64, f64)>)] = &[
+const WILSON: &[(u64, u64, Interval)] = &[
     (0, 0, None),
     (0, 1, Some((0.0, 0.7934506856227627))),
     (1, 1, Some((0.2065493143772374, 1.0))),
@@ -57,9 +60,12 @@ const WILSON: &[(u64, u64, Option<(f64, f64)>)] = &[
     (100000, 100000, Some((0.999961586887417, 1.0))),
 ];
 
-/// `(sorted values, [(p, nearest-rank percentile)])` from NumPy's `inverted_cdf`.
+/// `(p, nearest-rank percentile)` pairs for one sample.
+type Percentiles = &'static [(f64, u64)];
+
+/// `(sorted values, percentiles)` from NumPy's `inverted_cdf`.
 #[rustfmt::skip]
-const PERCENTILE: &[(&[u64], &[(f64, u64)])] = &[
+const PERCENTILE: &[(&[u64], Percentiles)] = &[
     (&[15, 20, 35, 40, 50], &[(0.0, 15), (1.0, 15), (5.0, 15), (25.0, 20), (50.0, 35), (90.0, 50), (95.0, 50), (99.0, 50), (100.0, 50)]),
     (&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], &[(0.0, 1), (1.0, 1), (5.0, 1), (25.0, 5), (50.0, 10), (90.0, 18), (95.0, 19), (99.0, 20), (100.0, 20)]),
     (&[7], &[(0.0, 7), (1.0, 7), (5.0, 7), (25.0, 7), (50.0, 7), (90.0, 7), (95.0, 7), (99.0, 7), (100.0, 7)]),

@@ -45,6 +45,10 @@ pub struct EvalArgs {
     /// Sampling temperature (not sent when absent: the provider's default).
     #[arg(long, value_name = "T", help_heading = "Models")]
     pub temperature: Option<f64>,
+    /// Send `tool_choice: "auto"` with the tools (lets the model choose; forces nothing). For
+    /// servers that ignore tools without it, such as llama-cpp-python's function calling.
+    #[arg(long, help_heading = "Models")]
+    pub tool_choice_auto: bool,
     /// Output token cap per request.
     #[arg(
         long,

@@ -374,6 +374,7 @@ fn resolve_models(args: &EvalArgs, suite: &Suite) -> Result<Vec<ModelSpec>, Erro
         {
             spec.base_url = Some(url.clone());
         }
+        spec.tool_choice_auto |= args.tool_choice_auto;
         if spec.provider == ProviderKind::OpenaiCompatible && spec.endpoint().is_none() {
             return Err(Error::Usage(format!(
                 "{entry}: openai-compatible needs --base-url (or base_url in mf.toml)"
@@ -407,10 +408,10 @@ fn build_models(args: &EvalArgs, specs: Vec<ModelSpec>) -> Result<Vec<RunModel>,
                     client = Some(http_client()?);
                 }
                 let c = client.clone().unwrap_or_default();
-                Backend::Http(
+                Backend::Http(Box::new(
                     HttpProvider::new(&spec, options.clone(), c)
                         .map_err(|e| Error::Usage(e.to_string()))?,
-                )
+                ))
             }
         };
         out.push(RunModel {
@@ -582,6 +583,9 @@ fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 metrics.errors, metrics.trials, args.max_error_rate
             ));
         }
+        if let Some(problem) = tools_unseen(&metrics, inp.tool_tokens) {
+            problems.push(problem);
+        }
         let healthy_scored = metrics.scored >= args.min_scored;
         if !healthy_scored {
             problems.push(format!(
@@ -633,7 +637,7 @@ fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             wire: m.wire().to_owned(),
             model: m.spec.model.clone(),
             endpoint: m.endpoint(),
-            request_fingerprint: request_fingerprint(m),
+            request_fingerprint: m.request_fingerprint(),
             temperature: m.temperature,
             max_output_tokens: m.max_output_tokens,
             price: m.spec.price.clone(),
@@ -647,10 +651,11 @@ fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             trials: rows,
         });
     }
-    let status = if gates
+    let unhealthy = gates
         .iter()
         .any(|g| !g.passed && g.kind == GateKind::Health)
-    {
+        || models.iter().any(|m| !m.health.healthy);
+    let status = if unhealthy {
         Status::Unhealthy
     } else if gates.iter().any(|g| !g.passed) {
         Status::Fail
@@ -711,15 +716,31 @@ fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
     }
 }
 
-fn request_fingerprint(m: &RunModel) -> String {
-    match &m.backend {
-        Backend::Http(h) => h.request_fingerprint(m.temperature, m.max_output_tokens),
-        Backend::Offline(_) => {
-            let digest = Sha256::digest(format!("offline\0{}", m.spec.label).as_bytes());
-            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-            format!("sha256:{hex}")
-        }
+/// A provider that reports fewer input tokens per trial than half of what the tools alone take
+/// (o200k_base; other tokenizers differ by far less than 2×), and whose model never called a
+/// tool of the surface, did not show the tools to the model: its answers measure nothing about
+/// the surface. (A call by an exact surface name proves the tools were shown; some servers —
+/// llama-cpp-python's function calling — under-report prompt tokens even then.)
+fn tools_unseen(
+    metrics: &crate::report::metrics::ModelMetrics,
+    tool_tokens: u64,
+) -> Option<String> {
+    let t = &metrics.tokens;
+    if t.trials_with_usage == 0 || tool_tokens < 50 {
+        return None;
     }
+    let per_trial = t.input / t.trials_with_usage;
+    let called_a_surface_tool = metrics
+        .per_tool
+        .iter()
+        .any(|p| p.on_surface && p.picked > 0);
+    (per_trial * 2 < tool_tokens && !called_a_surface_tool).then(|| {
+        format!(
+            "the provider reported {per_trial} input tokens per trial on average, under half of \
+             the {tool_tokens} tokens the tools alone take: it probably did not show the tools to \
+             the model (some servers drop tools unless tool_choice is sent: try --tool-choice-auto)"
+        )
+    })
 }
 
 /// Progress on stderr: a bar on a terminal, a line per 10% otherwise.

@@ -424,13 +424,15 @@ fn validate_operators<'a>(
         (None, Some(b)) => Some((b, true)),
         (None, None) => None,
     };
-    if let (Some((lo, lo_strict)), Some((hi, hi_strict))) = (lower, upper) {
-        if lo > hi || (lo == hi && (lo_strict || hi_strict)) {
-            errors.push(format!(
-                "{}: the range is empty (no number is above {lo} and below {hi}); check the bounds",
-                pointer(path)
-            ));
-        }
+    if let (Some((lo, lo_strict)), Some((hi, hi_strict))) = (lower, upper)
+        && (lo > hi || (lo == hi && (lo_strict || hi_strict)))
+    {
+        errors.push(format!(
+            "{}: the range is empty (no number is both {} {lo} and {} {hi}); check the bounds",
+            pointer(path),
+            if lo_strict { "above" } else { "at least" },
+            if hi_strict { "below" } else { "at most" },
+        ));
     }
 }
 

@@ -1,7 +1,8 @@
 //! The trial cache: one file per trial, keyed by everything that determines its request.
 //!
 //! Key = SHA-256 of the canonical JSON of `{cache: "mf-cache-v1", wire, endpoint (redacted),
-//! model, temperature, maxOutputTokens, seed, trial, input, tools (wire form, in trial order)}`.
+//! request (the model's request fingerprint: header names, `tool_choice`, …), model,
+//! temperature, maxOutputTokens, seed, trial, input, tools (wire form, in trial order)}`.
 //! Repeats differ in `trial`, so five repeats are five entries. Stored: the reply, or an error
 //! that is the model's own answer (refusal, truncation, malformed content); transport trouble
 //! (HTTP errors, timeouts) is not stored, so the next run tries again. Entries are written to a
@@ -29,6 +30,8 @@ pub struct KeyParts<'a> {
     pub wire: &'a str,
     /// Endpoint without secrets.
     pub endpoint: &'a str,
+    /// The model's request fingerprint (everything else that shapes the request body/headers).
+    pub request: &'a str,
     /// Provider model id.
     pub model: &'a str,
     /// Temperature sent (None = not sent).
@@ -51,6 +54,7 @@ pub fn key(parts: &KeyParts<'_>) -> String {
         "cache": CACHE_VERSION,
         "wire": parts.wire,
         "endpoint": parts.endpoint,
+        "request": parts.request,
         "model": parts.model,
         "temperature": parts.temperature,
         "maxOutputTokens": parts.max_output_tokens,
@@ -218,6 +222,7 @@ mod tests {
         KeyParts {
             wire: "openai-chat",
             endpoint: "http://127.0.0.1:1/v1",
+            request: "sha256:0",
             model: "m",
             temperature: None,
             max_output_tokens: 256,

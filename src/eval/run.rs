@@ -20,7 +20,7 @@ use crate::surface::Tool;
 #[derive(Debug)]
 pub enum Backend {
     /// Over HTTP.
-    Http(HttpProvider),
+    Http(Box<HttpProvider>),
     /// In-process.
     Offline(Offline),
 }
@@ -52,6 +52,20 @@ impl RunModel {
         match &self.backend {
             Backend::Http(h) => h.endpoint_display(),
             Backend::Offline(_) => "offline".to_owned(),
+        }
+    }
+
+    /// `sha256:` over what shapes every request besides the trial (see
+    /// [`HttpProvider::request_fingerprint`]); offline models hash their label.
+    pub fn request_fingerprint(&self) -> String {
+        match &self.backend {
+            Backend::Http(h) => h.request_fingerprint(self.temperature, self.max_output_tokens),
+            Backend::Offline(_) => {
+                use sha2::{Digest, Sha256};
+                let digest = Sha256::digest(format!("offline\0{}", self.spec.label).as_bytes());
+                let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+                format!("sha256:{hex}")
+            }
         }
     }
 
@@ -239,6 +253,7 @@ fn cache_key(
     cache::key(&cache::KeyParts {
         wire: model.wire(),
         endpoint: &model.endpoint(),
+        request: &model.request_fingerprint(),
         model: req.model,
         temperature: req.temperature,
         max_output_tokens: req.max_output_tokens,

@@ -192,6 +192,10 @@ pub struct ModelConfig {
     /// Output token cap (overrides `--max-output-tokens`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output_tokens: Option<u32>,
+    /// Send `tool_choice: "auto"` (lets the model choose; forces nothing) for servers that
+    /// ignore tools without it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tool_choice_auto: bool,
 }
 
 /// A model to evaluate, fully resolved.
@@ -219,6 +223,8 @@ pub struct ModelSpec {
     pub max_output_tokens: Option<u32>,
     /// Script file for `scripted:FILE`.
     pub script: Option<PathBuf>,
+    /// Send `tool_choice: "auto"` with the tools.
+    pub tool_choice_auto: bool,
 }
 
 /// A config problem: what and what to do.
@@ -265,6 +271,7 @@ impl ModelSpec {
             temperature: c.temperature,
             max_output_tokens: c.max_output_tokens,
             script: None,
+            tool_choice_auto: c.tool_choice_auto,
         }
     }
 
@@ -281,6 +288,7 @@ impl ModelSpec {
             temperature: None,
             max_output_tokens: None,
             script: None,
+            tool_choice_auto: false,
         }
     }
 

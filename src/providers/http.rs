@@ -73,6 +73,7 @@ pub struct HttpProvider {
     key: Option<String>,
     options: HttpOptions,
     client: reqwest::Client,
+    tool_choice_auto: bool,
 }
 
 impl fmt::Debug for HttpProvider {
@@ -213,6 +214,7 @@ impl HttpProvider {
             key,
             options,
             client,
+            tool_choice_auto: spec.tool_choice_auto,
         })
     }
 
@@ -229,13 +231,16 @@ impl HttpProvider {
     /// sha256 hex over what shapes requests besides the trial itself: wire id, redacted
     /// endpoint, header names (sorted), max output tokens, temperature. No secrets.
     pub fn request_fingerprint(&self, temperature: Option<f64>, max_output_tokens: u32) -> String {
-        let text = format!(
+        let mut text = format!(
             "wire={}\nendpoint={}\nheaders={}\nmax_output_tokens={max_output_tokens}\ntemperature={}\n",
             self.wire_id(),
             self.endpoint_display(),
             self.header_names().join(","),
             temperature.map_or_else(|| "default".to_owned(), |t| t.to_string()),
         );
+        if self.tool_choice_auto {
+            text.push_str("tool_choice=auto\n");
+        }
         let digest = Sha256::digest(text.as_bytes());
         let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
         format!("sha256:{hex}")
@@ -244,7 +249,19 @@ impl HttpProvider {
     /// Send one trial, retrying 429/5xx/timeouts as configured. Never panics; every failure is
     /// an `Err` outcome with a redacted message.
     pub async fn call(&self, req: &TrialRequest<'_>) -> Attempt {
-        let wire = self.format.request(req);
+        let mut wire = self.format.request(req);
+        if self.tool_choice_auto
+            && !req.tools.is_empty()
+            && let Some(body) = wire.body.as_object_mut()
+        {
+            // "auto" lets the model choose (call or not); it forces nothing. Some servers
+            // (llama-cpp-python's chatml-function-calling) drop the tools without it.
+            let auto = match self.format.id() {
+                "anthropic" => serde_json::json!({"type": "auto"}),
+                _ => serde_json::json!("auto"),
+            };
+            body.insert("tool_choice".into(), auto);
+        }
         let url = self.url_for(wire.path);
         let body = wire.body.to_string().into_bytes();
         let mut retries = 0u32;

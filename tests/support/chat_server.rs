@@ -8,7 +8,8 @@
 //! - `[none]` → text, no call;
 //! - `[refuse]` → `message.refusal`.
 //!
-//! Every reply carries usage `{prompt_tokens: 100, completion_tokens: 10}`.
+//! Every reply carries usage `{prompt_tokens: 1000, completion_tokens: 10}`, or
+//! `prompt_tokens: 10` when the input contains `[tiny-usage]` (a server that dropped the tools).
 #![allow(dead_code)]
 
 use std::time::Duration;
@@ -58,13 +59,19 @@ impl Respond for ChatResponder {
         } else {
             (json!({"role": "assistant", "content": "?"}), "stop")
         };
+        let prompt_tokens = if input.contains("[tiny-usage]") {
+            10
+        } else {
+            1000
+        };
         ResponseTemplate::new(200)
             .set_delay(self.delay)
             .set_body_json(json!({
                 "id": "chatcmpl-test", "object": "chat.completion", "created": 1,
                 "model": body["model"],
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 10,
+                          "total_tokens": prompt_tokens + 10}
             }))
     }
 }
