@@ -6,6 +6,7 @@
 
 pub mod analyze;
 pub mod cli;
+pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod exit;
