@@ -7,21 +7,35 @@ Prints Rust array entries for tests/stats_reference.rs:
   (statsmodels returns NaN there; mf reports the interval as null).
 - PERCENTILE: nearest-rank percentiles computed with NumPy's
   `np.percentile(values, p, method="inverted_cdf")` (Hyndman & Fan type 1 = nearest rank).
+- SIGN: exact two-sided sign-test p-values from SciPy's
+  `binomtest(improved, n, 0.5, alternative="two-sided").pvalue` (n = improved + regressed),
+  next to p and mid-p computed with exact integer arithmetic (`math.comb`, `fractions`):
+      p     = min(1, 2·Σ_{i≤k} C(n, i) / 2ⁿ),                k = min(improved, regressed)
+      mid_p = min(1, (2·Σ_{i≤k} C(n, i) − C(n, k)) / 2ⁿ)
+  rounded once to the nearest double. The script asserts that SciPy's p equals the exact p
+  (for p = ½ SciPy's "as or less likely" rule is exactly 2·P[X ≤ min(k, n − k)]). n = 0 is
+  written with SciPy's value as `None` (binomtest needs n ≥ 1; mf defines p = mid-p = 1).
+- HOLM: Holm–Bonferroni adjusted p-values from statsmodels'
+  `multipletests(p, alpha=0.05, method="holm")[1]`.
 
 Run once and paste the output into tests/stats_reference.rs:
 
     pip install --user scipy statsmodels
     python3 scripts/stats_reference.py
 
-The values are fixed in the test; this script is not run by CI.
+The values are fixed in the test; this script is not run by CI. The exact sums for n = 10⁶
+take a minute or two.
 """
 
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import scipy
 import statsmodels
+from scipy.stats import binomtest
+from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 # (k, n) pairs: empty, tiny, the repeat counts mf uses (5, 6), boundaries (k = 0, k = n),
@@ -55,6 +69,61 @@ PERCENTILE_SETS = [
 ]
 PERCENTILE_PS = [0.0, 1.0, 5.0, 25.0, 50.0, 90.0, 95.0, 99.0, 100.0]
 
+# (improved, regressed) pairs for the sign test: no pairs, tiny n (n ≤ 5 can never be
+# significant, 6-0 is the first that can), even and near-even splits of odd and even n,
+# splits near p = 0.05, large n (1000, 10⁵, 10⁶) where a naive C(n, k)/2ⁿ overflows, and
+# extreme lopsided splits whose p is ~1e-301 (normal), subnormal, or below every double (0).
+SIGN_PAIRS = [
+    (0, 0),
+    (1, 0), (0, 1), (1, 1), (2, 0), (2, 1),
+    (3, 0), (4, 0), (5, 0), (0, 5), (4, 1),
+    (6, 0), (0, 6), (5, 1), (3, 3), (4, 3), (3, 4),
+    (7, 1), (8, 2), (2, 8), (9, 3), (10, 10),
+    (12, 5), (13, 4), (15, 5), (20, 8), (30, 14),
+    (40, 60), (55, 45), (100, 0),
+    (520, 480), (480, 520), (531, 469), (600, 400),
+    (0, 1000), (1000, 0), (1, 999), (999, 1), (10, 990), (300, 750),
+    (0, 1060),
+    (4900, 5100), (5050, 4950),
+    (50500, 49500), (49000, 51000), (49690, 50310), (50000, 50000), (50001, 49999),
+    (0, 100000), (45000, 55000),
+    (499000, 501000), (500500, 499500),
+]
+
+# Vectors for the Holm adjustment: unsorted, ties, values above 1/m (capped at 1), a
+# step-down where the running maximum matters, zeros and ones, tiny values, one test, and a
+# longer deterministic vector.
+HOLM_VECTORS = [
+    [0.01, 0.04, 0.03, 0.005],
+    [0.04, 0.04, 0.04],
+    [0.2, 0.5, 0.9, 0.35],
+    [0.001, 0.01, 0.01, 0.02, 0.3, 0.5],
+    [0.012, 0.011, 0.013, 0.2],
+    [0.0, 1.0, 0.05],
+    [0.03],
+    [1e-300, 0.5, 1e-10, 0.02, 0.02],
+    [0.049, 0.051, 0.0125, 0.0126, 0.025],
+    [round(((i * 0.6180339887) % 1.0) ** 3 * 0.25, 6) for i in range(1, 21)],
+]
+
+
+def exact_sign(improved: int, regressed: int) -> tuple[float, float]:
+    """p and mid-p of the two-sided sign test with exact integers, rounded once."""
+    n = improved + regressed
+    k = min(improved, regressed)
+    if n == 0:
+        return 1.0, 1.0
+    # Σ_{i ≤ k} C(n, i) downwards with the exact ratio C(n, i−1) = C(n, i)·i/(n − i + 1).
+    c_k = math.comb(n, k)
+    c, total = c_k, c_k
+    for i in range(k, 0, -1):
+        c = c * i // (n - i + 1)
+        total += c
+    scale = 1 << n
+    p = min(Fraction(2 * total, scale), Fraction(1))
+    mid_p = min(Fraction(2 * total - c_k, scale), Fraction(1))
+    return float(p), float(mid_p)
+
 
 def main() -> None:
     print(f"// statsmodels {statsmodels.__version__}, scipy {scipy.__version__}, numpy {np.__version__}")
@@ -76,6 +145,23 @@ def main() -> None:
             for p in PERCENTILE_PS
         )
         print(f"    (&{values!r}, &[{pairs}]),")
+    print("// SIGN")
+    for improved, regressed in SIGN_PAIRS:
+        n = improved + regressed
+        p, mid_p = exact_sign(improved, regressed)
+        if n == 0:
+            print(f"    ({improved}, {regressed}, None, {p!r}, {mid_p!r}),")
+            continue
+        scipy_p = float(binomtest(improved, n, 0.5, alternative="two-sided").pvalue)
+        # SciPy must agree with the exact value (relative 1e-12, or both below 1e-300).
+        assert abs(scipy_p - p) <= max(1e-12 * p, 1e-300), (improved, regressed, scipy_p, p)
+        print(f"    ({improved}, {regressed}, Some({scipy_p!r}), {p!r}, {mid_p!r}),")
+    print("// HOLM")
+    for vector in HOLM_VECTORS:
+        _, adjusted, _, _ = multipletests(np.array(vector), alpha=0.05, method="holm")
+        raw = ", ".join(repr(float(v)) for v in vector)
+        adj = ", ".join(repr(float(v)) for v in adjusted)
+        print(f"    (&[{raw}], &[{adj}]),")
 
 
 if __name__ == "__main__":

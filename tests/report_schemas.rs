@@ -1,11 +1,16 @@
-//! The JSON that `mf lint` and `mf cluster` print validates against the committed JSON Schemas
-//! in `schemas/` (the machine form of SCHEMA.md), with unknown fields refused, so the types and
-//! the documented contract cannot drift apart unnoticed.
+//! The JSON that `mf lint`, `mf cluster` and `mf eval` print validates against the committed
+//! JSON Schemas in `schemas/` (the machine form of SCHEMA.md), with unknown fields refused, so
+//! the types and the documented contract cannot drift apart unnoticed.
 
-use std::path::PathBuf;
+#[path = "support/chat_server.rs"]
+mod chat_server;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -93,4 +98,371 @@ fn cluster_json_matches_its_schema() {
     let mut doc = output(&["cluster", "--format", "json", &inputs()[0]]);
     doc["riskyPairs"][0]["basis"] = Value::from("vibes");
     assert!(!v.is_valid(&doc));
+}
+
+/// `mf` in the repository root, with no key and no cache from the developer's machine.
+fn mf() -> Command {
+    let mut cmd = Command::cargo_bin("mf").expect("mf");
+    cmd.current_dir(root());
+    for var in [
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "OPENROUTER_API_KEY",
+        "TOGETHER_API_KEY",
+        "DEEPSEEK_API_KEY",
+        "MF_PROVIDER_API_KEY",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Run `mf eval ARGS`; the exit code and the scorecard it printed.
+fn eval_card<I, S>(args: I) -> (Option<i32>, Value)
+where
+    I: IntoIterator<Item = S>,
+    S: Into<OsString>,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let out = mf().arg("eval").args(&args).output().expect("runs");
+    let card = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "mf eval {args:?}: stdout is not JSON ({e})\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), card)
+}
+
+/// Every trial row of every model.
+fn trials(card: &Value) -> Vec<&Value> {
+    card["models"]
+        .as_array()
+        .expect("models")
+        .iter()
+        .flat_map(|m| m["trials"].as_array().expect("trials"))
+        .collect()
+}
+
+/// A valid scorecard with one field changed by `edit` must be refused.
+fn assert_refused(
+    v: &jsonschema::Validator,
+    card: &Value,
+    what: &str,
+    edit: impl FnOnce(&mut Value),
+) {
+    let mut doc = card.clone();
+    edit(&mut doc);
+    assert!(
+        !v.is_valid(&doc),
+        "the schema accepts a scorecard with {what}"
+    );
+}
+
+#[test]
+fn eval_scorecard_of_the_example_matches_its_schema() {
+    let v = validator("scorecard.schema.json");
+    let (code, card) = eval_card([
+        "--suite",
+        "examples/acme-support/mf.suite.yaml",
+        "--models",
+        "lexical,mock",
+        "--format",
+        "json",
+        "--no-cache",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_valid(&v, &card, "acme-support, lexical + mock");
+    // The run exercises what it is here for: both models, an unreviewed case, the mock's text,
+    // tags and lines, must-not-call cases.
+    assert_eq!(card["models"].as_array().expect("models").len(), 2);
+    assert!(card["models"][0]["metrics"]["unreviewed"].is_object());
+    let cases = card["suite"]["cases"].as_array().expect("cases");
+    assert!(cases.iter().any(|c| c["reviewed"] == false));
+    assert!(cases.iter().any(|c| c["expectedTool"].is_null()));
+    assert!(
+        cases
+            .iter()
+            .any(|c| c["line"].is_u64() && c["tags"].is_array())
+    );
+    assert!(trials(&card).iter().any(|t| t["text"].is_string()));
+
+    // The schema is not vacuous: unknown fields and drifted values are refused.
+    assert_refused(&v, &card, "an unknown top-level field", |d| {
+        d["extra"] = json!(1);
+    });
+    assert_refused(&v, &card, "an unknown verdict", |d| {
+        d["models"][0]["trials"][0]["verdict"] = json!("wrong_tool");
+    });
+    assert_refused(&v, &card, "an unknown key in the verdict counts", |d| {
+        d["models"][0]["metrics"]["verdicts"]["partly-correct"] = json!(0);
+    });
+    assert_refused(&v, &card, "a verdict count left out", |d| {
+        let verdicts = d["models"][0]["metrics"]["verdicts"]
+            .as_object_mut()
+            .expect("verdicts");
+        verdicts.remove("unexpected-additional-calls");
+    });
+    assert_refused(&v, &card, "an unknown field in a rate", |d| {
+        d["models"][0]["metrics"]["selectionAccuracy"]["percent"] = json!(68.75);
+    });
+    assert_refused(&v, &card, "a one-sided interval", |d| {
+        d["models"][0]["metrics"]["selectionAccuracy"]["ci95"] = json!([0.5]);
+    });
+    assert_refused(&v, &card, "a rate above 1", |d| {
+        d["models"][0]["metrics"]["selectionAccuracy"]["value"] = json!(1.5);
+    });
+    assert_refused(&v, &card, "an unknown status", |d| {
+        d["status"] = json!("passed");
+    });
+    assert_refused(&v, &card, "an unknown gate kind", |d| {
+        d["gates"][0]["kind"] = json!("budget");
+    });
+    assert_refused(&v, &card, "a null `tags` instead of leaving it out", |d| {
+        d["suite"]["cases"][0]["tags"] = Value::Null;
+    });
+    assert_refused(&v, &card, "snake_case field names", |d| {
+        let timing = d["timing"].as_object_mut().expect("timing");
+        let wall = timing.remove("wallMs").expect("wallMs");
+        timing.insert("wall_ms".into(), wall);
+    });
+}
+
+/// A three-tool MCP `tools/list` result, a three-case suite and a script, in `dir`.
+fn scripted_files(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let tools = json!({"tools": [
+        {"name": "issue_refund", "description": "Refund a paid order to the customer.",
+         "inputSchema": {"type": "object",
+                         "properties": {"order_id": {"type": "string"}, "amount": {"type": "number"}},
+                         "required": ["order_id"]}},
+        {"name": "search_tickets", "description": "Search support tickets by text.",
+         "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}},
+                         "required": ["query"]}},
+        {"name": "get_invoice", "description": "Fetch one invoice by its number.",
+         "inputSchema": {"type": "object", "properties": {"number": {"type": "string"}}}}
+    ]});
+    let suite = json!({"version": 1, "name": "schema-scripted", "cases": [
+        {"id": "refund", "input": "refund order A-1", "expectedTool": "issue_refund",
+         "expectedArgs": {"order_id": {"$contains": "A-1"}}, "tags": ["billing"]},
+        {"id": "tickets", "input": "find login tickets", "expectedTool": "search_tickets"},
+        {"id": "thanks", "input": "thanks, that is all", "expectedTool": null}
+    ]});
+    // Trial 0 / trial 1 of each case: args with a hallucinated name / raw (non-JSON) args;
+    // a refusal / a nameless call; no call / a raw-argument call to a name not on the surface.
+    let script = json!({
+        "refund order A-1": [
+            {"calls": [{"name": "issue_refund", "arguments": {"order_id": "A-1", "extra": 1}}]},
+            {"calls": [{"name": "issue_refund", "arguments": "{not json"}]}
+        ],
+        "find login tickets": [{"error": "refusal"}, {"calls": [{"arguments": {}}]}],
+        "thanks, that is all": [null, {"calls": [{"name": "x", "arguments": "{not json"}]}]
+    });
+    let write = |name: &str, v: &Value| {
+        let path = dir.join(name);
+        std::fs::write(&path, serde_json::to_string_pretty(v).expect("json")).expect("write");
+        path
+    };
+    (
+        write("tools.json", &tools),
+        write("suite.json", &suite),
+        write("script.json", &script),
+    )
+}
+
+#[test]
+fn eval_scorecard_with_errors_and_raw_arguments_matches_its_schema() {
+    let v = validator("scorecard.schema.json");
+    let dir = tempfile::tempdir().expect("tmp");
+    let (tools, suite, script) = scripted_files(dir.path());
+    let mut scripted = OsString::from("scripted:");
+    scripted.push(&script);
+    let base: Vec<OsString> = vec![
+        tools.into_os_string(),
+        "--suite".into(),
+        suite.into_os_string(),
+        "--models".into(),
+        scripted,
+        "--format".into(),
+        "json".into(),
+        "--no-cache".into(),
+        "--repeat".into(),
+        "2".into(),
+    ];
+
+    let (code, card) = eval_card(
+        base.iter().cloned().chain(
+            [
+                "--max-error-rate",
+                "1",
+                "--min-accuracy",
+                "0.9",
+                "--max-over-trigger",
+                "0",
+            ]
+            .map(OsString::from),
+        ),
+    );
+    assert_eq!(code, Some(2), "the quality gates fail: {card:#}");
+    assert_valid(&v, &card, "scripted run");
+    assert_eq!(card["status"], "fail");
+    let rows = trials(&card);
+    assert_eq!(rows.len(), 6);
+    let verdicts: Vec<&str> = rows
+        .iter()
+        .map(|t| t["verdict"].as_str().expect("verdict"))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "correct",
+            "correct",
+            "error",
+            "phantom",
+            "correct-abstention",
+            "over-triggered"
+        ]
+    );
+    assert_eq!(rows[1]["calls"][0]["rawArguments"], "{not json");
+    assert!(rows[1]["calls"][0].get("arguments").is_none());
+    assert_eq!(rows[2]["error"]["kind"], "refusal");
+    assert!(
+        rows[3]["calls"][0].get("name").is_none(),
+        "a nameless call has no name"
+    );
+    assert_eq!(rows[5]["calls"][0]["name"], "x");
+    assert_eq!(
+        card["models"][0]["health"]["errorsByKind"],
+        json!({"refusal": 1})
+    );
+    assert!(card["suite"]["cases"][2]["expectedTool"].is_null());
+    let gates: Vec<&str> = card["gates"]
+        .as_array()
+        .expect("gates")
+        .iter()
+        .map(|g| g["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(
+        gates,
+        [
+            "max-error-rate",
+            "min-scored",
+            "min-accuracy",
+            "max-over-trigger"
+        ]
+    );
+
+    // The same run under the default --max-error-rate (0.1) is unhealthy, with its problems.
+    let (code, unhealthy) = eval_card(base.iter().cloned());
+    assert_eq!(code, Some(5));
+    assert_valid(&v, &unhealthy, "unhealthy scripted run");
+    assert_eq!(unhealthy["status"], "unhealthy");
+    assert!(unhealthy["models"][0]["health"]["problems"].is_array());
+
+    // Calls and errors are checked too.
+    assert_refused(
+        &v,
+        &card,
+        "a call with neither arguments nor rawArguments",
+        |d| {
+            let call = d["models"][0]["trials"][1]["calls"][0]
+                .as_object_mut()
+                .expect("call");
+            call.remove("rawArguments");
+        },
+    );
+    assert_refused(
+        &v,
+        &card,
+        "a call with both arguments and rawArguments",
+        |d| {
+            d["models"][0]["trials"][1]["calls"][0]["arguments"] = json!({});
+        },
+    );
+    assert_refused(
+        &v,
+        &card,
+        "a null call name instead of leaving it out",
+        |d| {
+            d["models"][0]["trials"][3]["calls"][0]["name"] = Value::Null;
+        },
+    );
+    assert_refused(&v, &card, "an unknown error kind", |d| {
+        d["models"][0]["trials"][2]["error"]["kind"] = json!("rate-limited");
+    });
+    assert_refused(&v, &card, "an unknown error kind in errorsByKind", |d| {
+        d["models"][0]["health"]["errorsByKind"]["rate-limited"] = json!(1);
+    });
+    assert_refused(&v, &card, "an unknown gate", |d| {
+        d["gates"][0]["name"] = json!("max-cost");
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eval_scorecard_of_a_priced_http_model_matches_its_schema() {
+    let v = validator("scorecard.schema.json");
+    let server = chat_server::start(Duration::from_millis(1), false).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let tools = dir.path().join("tools.json");
+    std::fs::write(&tools, chat_server::tools_json().to_string()).expect("tools");
+    let suite = json!({"name": "priced", "cases": [
+        {"id": "a", "input": "x [call issue_refund]", "expectedTool": "issue_refund"},
+        {"id": "b", "input": "x [refuse]", "expectedTool": "get_ticket"},
+        {"id": "n", "input": "x [none]", "expectedTool": null}
+    ], "models": {"local": {
+        "provider": "vllm", "model": "served-model", "base_url": format!("{}/v1", server.uri()),
+        "price": {"input": 0.27, "output": 1.1, "currency": "USD"},
+        "temperature": 0, "max_output_tokens": 256
+    }}});
+    let suite_path = dir.path().join("suite.json");
+    std::fs::write(&suite_path, suite.to_string()).expect("suite");
+    let args: Vec<OsString> = vec![
+        tools.into_os_string(),
+        "--suite".into(),
+        suite_path.into_os_string(),
+        "--models".into(),
+        "local".into(),
+        "--repeat".into(),
+        "2".into(),
+        "--max-tools".into(),
+        "5".into(),
+        "--max-error-rate".into(),
+        "0.5".into(),
+        "--format".into(),
+        "json".into(),
+        "--cache-dir".into(),
+        dir.path().join("cache").into_os_string(),
+    ];
+    for run in ["sent", "cached"] {
+        let (code, card) = eval_card(args.iter().cloned());
+        assert_eq!(code, Some(0), "{run}: {card:#}");
+        assert_valid(&v, &card, run);
+        let m = &card["models"][0];
+        assert_eq!(m["wire"], "openai-chat");
+        assert_eq!(m["temperature"], 0.0);
+        assert_eq!(m["price"]["currency"], "USD");
+        assert_eq!(m["metrics"]["cost"]["currency"], "USD");
+        let rows = trials(&card);
+        assert!(rows.iter().any(|t| t["usage"].is_object()));
+        assert!(rows.iter().any(|t| t["error"]["kind"] == "refusal"));
+        if run == "sent" {
+            assert!(m["metrics"]["latencyMs"].is_object());
+            assert!(rows.iter().all(|t| t["cached"] == false));
+        } else {
+            assert!(rows.iter().all(|t| t["cached"] == true));
+        }
+        assert_refused(&v, &card, "a price without a currency", |d| {
+            let price = d["models"][0]["price"].as_object_mut().expect("price");
+            price.remove("currency");
+        });
+        assert_refused(&v, &card, "an unknown usage field", |d| {
+            let row = d["models"][0]["trials"]
+                .as_array_mut()
+                .expect("trials")
+                .iter_mut()
+                .find(|t| t["usage"].is_object())
+                .expect("a trial with usage");
+            row["usage"]["totalTokens"] = json!(1010);
+        });
+    }
 }

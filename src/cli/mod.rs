@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod cluster;
+pub mod compare;
 pub mod coverage;
 pub mod eval;
 pub mod input;
@@ -53,6 +54,8 @@ pub enum Command {
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),
+    /// Base vs head: paired statistics for two scorecards, or the free surface diff.
+    Compare(compare::CompareArgs),
     /// The eval trial cache: `info`, `clear`.
     Cache(eval::CacheArgs),
 }

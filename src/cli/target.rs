@@ -13,7 +13,7 @@ use crate::surface::target::Target;
 
 /// How to reach live servers: `--stdio`, `--server`, their environment and timeouts, and
 /// `--save-snapshot`. Flattened into every command that reads a surface.
-#[derive(Debug, Clone, Args, Default)]
+#[derive(Debug, Clone, Args)]
 pub struct LiveArgs {
     /// Start an MCP server over stdio: "command args" (split like a shell, but no shell runs).
     #[arg(long, value_name = "COMMAND", help_heading = "Live servers")]
@@ -60,6 +60,22 @@ pub struct LiveArgs {
     /// Write the live tools/list result, as served, to this file (a snapshot mf can read back).
     #[arg(long, value_name = "FILE", help_heading = "Live servers")]
     pub save_snapshot: Option<PathBuf>,
+}
+
+/// The same defaults as the command line (for commands that build one in code).
+impl Default for LiveArgs {
+    fn default() -> LiveArgs {
+        LiveArgs {
+            stdio: None,
+            server: None,
+            config_root: PathBuf::from("."),
+            env: Vec::new(),
+            timeout_start: 30,
+            timeout_init: 30,
+            timeout_list: 30,
+            save_snapshot: None,
+        }
+    }
 }
 
 impl LiveArgs {

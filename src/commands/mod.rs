@@ -2,6 +2,7 @@
 
 mod check;
 mod cluster;
+mod compare;
 mod coverage;
 mod eval;
 mod input;
@@ -27,6 +28,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Coverage(args) => coverage::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
+        Command::Compare(args) => compare::run(&args, style),
     }
 }
 

@@ -49,10 +49,11 @@ pub struct Call {
 
 impl Call {
     /// A call from a name and an argument string as the wire carries it: JSON when it parses,
-    /// kept raw otherwise. An empty string means no arguments (`{}`).
+    /// kept raw otherwise. An empty string or `null` means no arguments (`{}`).
     pub fn from_wire(name: Option<String>, arguments: &str) -> Call {
         let trimmed = arguments.trim();
-        if trimmed.is_empty() {
+        // Empty and `null` both mean "no arguments".
+        if trimmed.is_empty() || trimmed == "null" {
             return Call {
                 name,
                 arguments: Some(Value::Object(serde_json::Map::new())),

@@ -167,6 +167,8 @@ impl Script {
 fn to_reply(v: &Value) -> Result<Result<Reply, TrialError>, String> {
     let call = |name: Option<String>, args: Option<&Value>| match args {
         Some(Value::String(raw)) => Call::from_wire(name, raw),
+        // `null` arguments mean none, as the HTTP formats read them.
+        Some(Value::Null) => Call::from_wire(name, ""),
         Some(v) => Call {
             name,
             arguments: Some(v.clone()),
@@ -183,7 +185,8 @@ fn to_reply(v: &Value) -> Result<Result<Reply, TrialError>, String> {
         Value::Object(o) if o.contains_key("error") => {
             let kind: ErrorKind = serde_json::from_value(o["error"].clone())
                 .map_err(|_| format!("unknown error kind {}", o["error"]))?;
-            Ok(Err(TrialError::new(kind, format!("scripted {kind:?}"))))
+            let label = o["error"].as_str().unwrap_or("error");
+            Ok(Err(TrialError::new(kind, format!("scripted {label}"))))
         }
         Value::Object(o) => {
             let Some(Value::Array(calls)) = o.get("calls") else {

@@ -13,7 +13,7 @@ pub const MAX_ROWS: usize = 50;
 
 /// Text made safe for a GFM table cell: HTML special characters escaped, `|` escaped, line
 /// breaks as `<br>`.
-fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

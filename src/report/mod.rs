@@ -1,8 +1,8 @@
 //! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
 
 pub mod check;
-pub mod compare;
 pub mod cluster;
+pub mod compare;
 pub mod coverage;
 pub mod lint;
 pub mod metrics;

@@ -1,0 +1,190 @@
+//! `mf compare`: two scorecards → paired statistics and verdicts; two surfaces (or one PATH at
+//! `--base-ref` vs the working tree) → the surface diff.
+
+use std::path::Path;
+
+use crate::cli::compare::{CompareArgs, CompareFormat};
+use crate::cli::input::SurfaceArgs;
+use crate::compare::eval::{METRICS, comparability, compare, overall};
+use crate::compare::git::{GitError, surface_at_ref};
+use crate::compare::surface_diff::diff;
+use crate::render::terminal::Style;
+use crate::report::compare::{COMPARE_VERSION, CompareReport, GateSettings, Side, Verdict};
+use crate::report::scorecard::Scorecard;
+use crate::surface::Surface;
+use crate::surface::fingerprint::surface_fingerprint;
+use crate::util::atomic::write_atomic;
+use crate::{Error, Exit, render};
+
+/// One side, loaded.
+enum Loaded {
+    Scorecard(Box<Scorecard>),
+    Surface(Surface),
+}
+
+pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(Error::Usage(format!(
+            "--alpha must be between 0 and 1, got {}",
+            args.alpha
+        )));
+    }
+    if let Some(bad) = args
+        .gate_metrics
+        .iter()
+        .find(|m| !METRICS.contains(&m.as_str()))
+    {
+        return Err(Error::Usage(format!(
+            "--gate-metrics: unknown metric {bad:?}; metrics: {}",
+            METRICS.join(", ")
+        )));
+    }
+    let (base_src, head_src, base, head) = match (&args.base_ref, args.inputs.as_slice()) {
+        (Some(rev), rest) if rest.len() <= 1 => {
+            let path = rest.first().map_or(".", String::as_str);
+            let (surface, warnings) = match surface_at_ref(Path::new("."), rev, path) {
+                Ok(found) => found,
+                // A path new in this change: every tool in it is added.
+                Err(e @ GitError::PathAbsent { .. }) => {
+                    super::note(&format!("note: {e}"));
+                    (Surface::default(), Vec::new())
+                }
+                Err(e) => return Err(Error::Usage(e.to_string())),
+            };
+            for w in warnings {
+                super::note(&format!("warning: {rev}: {w}"));
+            }
+            let head = load_surface(path)?;
+            (
+                format!("{rev}:{path}"),
+                path.to_owned(),
+                Loaded::Surface(surface),
+                Loaded::Surface(head),
+            )
+        }
+        (None, [b, h]) => (b.clone(), h.clone(), load(b)?, load(h)?),
+        _ => {
+            return Err(Error::Usage(
+                "give BASE and HEAD (two scorecards or two surfaces), or --base-ref REV [PATH]"
+                    .into(),
+            ));
+        }
+    };
+    let mut report = CompareReport {
+        version: COMPARE_VERSION,
+        kind: "compare".into(),
+        verdict: None,
+        base: side(&base_src, &base),
+        head: side(&head_src, &head),
+        eval: None,
+        surface: None,
+    };
+    match (&base, &head) {
+        (Loaded::Scorecard(b), Loaded::Scorecard(h)) => {
+            let reasons = comparability(b, h);
+            if !reasons.is_empty() {
+                let mut text = format!(
+                    "error: {base_src} and {head_src} are not comparable ({} reason{}):\n",
+                    reasons.len(),
+                    if reasons.len() == 1 { "" } else { "s" }
+                );
+                for r in &reasons {
+                    text.push_str(&format!("  - {r}\n"));
+                }
+                text.push_str("Re-run both sides with the same models, settings and seed.");
+                super::note(&text);
+                return Ok(Exit::InputError);
+            }
+            let eval = compare(
+                b,
+                h,
+                GateSettings {
+                    pairing: args.pairing.into(),
+                    alpha: args.alpha,
+                    metrics: args.gate_metrics.clone(),
+                },
+            );
+            report.verdict = Some(overall(&eval));
+            report.eval = Some(eval);
+        }
+        (Loaded::Surface(b), Loaded::Surface(h)) => {
+            report.surface = Some(diff(b, h));
+        }
+        _ => {
+            return Err(Error::Usage(format!(
+                "{base_src} and {head_src} are not the same kind: compare two scorecards \
+                 (mf eval --json-out) or two surfaces"
+            )));
+        }
+    }
+    let json = render::json::to_string(&report);
+    if let Some(path) = &args.json_out {
+        write(path, &json)?;
+    }
+    if let Some(path) = &args.markdown {
+        write(path, &render::compare::markdown(&report))?;
+    }
+    match args.format {
+        CompareFormat::Json => super::print(&json)?,
+        CompareFormat::Markdown => super::print(&render::compare::markdown(&report))?,
+        CompareFormat::Terminal => super::print(&render::compare::terminal(&report, style))?,
+    }
+    Ok(
+        if args.fail_on_regression && report.verdict == Some(Verdict::Regressed) {
+            Exit::GateFailed
+        } else {
+            Exit::Ok
+        },
+    )
+}
+
+fn side(source: &str, loaded: &Loaded) -> Side {
+    match loaded {
+        Loaded::Scorecard(c) => Side {
+            source: source.to_owned(),
+            kind: "scorecard".into(),
+            fingerprint: Some(c.suite.fingerprint.clone()),
+        },
+        Loaded::Surface(s) => Side {
+            source: source.to_owned(),
+            kind: "surface".into(),
+            fingerprint: Some(surface_fingerprint(s)),
+        },
+    }
+}
+
+/// A scorecard when the file says `"kind": "scorecard"`, else a surface.
+fn load(source: &str) -> Result<Loaded, Error> {
+    let path = Path::new(source);
+    if path.is_file()
+        && let Ok(text) = std::fs::read_to_string(path)
+        && let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
+        && value.get("kind").and_then(serde_json::Value::as_str) == Some("scorecard")
+    {
+        let card: Scorecard = serde_json::from_value(value).map_err(|e| {
+            Error::Usage(format!(
+                "{source}: not a v1 scorecard mf can read: {e}; re-run mf eval with this mf"
+            ))
+        })?;
+        return Ok(Loaded::Scorecard(Box::new(card)));
+    }
+    Ok(Loaded::Surface(load_surface(source)?))
+}
+
+fn load_surface(source: &str) -> Result<Surface, Error> {
+    let input = super::input::load(&SurfaceArgs {
+        paths: vec![source.to_owned()],
+        ..SurfaceArgs::default()
+    })?;
+    for w in &input.warnings {
+        super::note(&format!("warning: {w}"));
+    }
+    Ok(input.surface)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
+        path: path.to_owned(),
+        source,
+    })
+}

@@ -1,0 +1,310 @@
+//! The compare document for people: terminal and markdown. Verdict first, then the metrics with
+//! before → after, the paired counts and p, then tools and confusion pairs that moved, then the
+//! surface diff.
+
+use std::fmt::Write;
+
+use super::markdown::cell as escape;
+use super::terminal::Style;
+use crate::report::compare::{
+    CompareReport, MetricComparison, PairedTest, Pairing, SurfaceDiff, Verdict,
+};
+use crate::report::metrics::Rate;
+
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Regressed => "regressed",
+        Verdict::Improved => "improved",
+        Verdict::Unchanged => "unchanged",
+        Verdict::InsufficientData => "insufficient data",
+    }
+}
+
+fn pct(r: &Rate) -> String {
+    r.value
+        .map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
+
+fn delta(d: Option<f64>) -> String {
+    d.map_or_else(String::new, |d| format!(" ({:+.1} pts)", d * 100.0))
+}
+
+/// A p-value for people: four decimals, or scientific notation below 0.0001.
+fn p_text(p: f64) -> String {
+    if p > 0.0 && p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn test_text(name: &str, t: &PairedTest, adjusted: bool) -> String {
+    let p = if adjusted && t.p_adjusted != t.p {
+        format!("p = {}, Holm {}", p_text(t.p), p_text(t.p_adjusted))
+    } else {
+        format!("p = {}", p_text(t.p))
+    };
+    format!(
+        "{name} {}↑ {}↓ {}= of {}, {p} (mid-p {})",
+        t.improved,
+        t.regressed,
+        t.tied,
+        t.pairs,
+        p_text(t.mid_p)
+    )
+}
+
+fn label(m: &MetricComparison) -> String {
+    match &m.subject {
+        Some(s) => format!("{} {s}", m.metric),
+        None => m.metric.clone(),
+    }
+}
+
+fn pairing_text(p: Pairing) -> &'static str {
+    match p {
+        Pairing::Case => "case-level sign test",
+        Pairing::Trial => "trial-level sign test",
+        Pairing::Both => "trial- and case-level sign tests (both must agree)",
+    }
+}
+
+/// Terminal text.
+pub fn terminal(report: &CompareReport, style: Style) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "mf compare: {} → {}",
+        report.base.source, report.head.source
+    );
+    if let Some(v) = report.verdict {
+        let _ = writeln!(
+            s,
+            "verdict: {}",
+            style.bold(&verdict_word(v).to_uppercase())
+        );
+    }
+    if let Some(eval) = &report.eval {
+        let c = &eval.cases;
+        let _ = writeln!(
+            s,
+            "{} paired cases{}{}{}",
+            c.paired,
+            list(" · only in base: ", &c.only_in_base),
+            list(" · only in head: ", &c.only_in_head),
+            list(" · input changed (not paired): ", &c.input_changed)
+        );
+        let _ = writeln!(
+            s,
+            "gate: {}, α = {}, gated: {}",
+            pairing_text(eval.gate.pairing),
+            eval.gate.alpha,
+            eval.gate.metrics.join(", ")
+        );
+        for m in &eval.models {
+            let _ = writeln!(s);
+            let _ = writeln!(s, "{}", style.bold(&m.model));
+            for c in &m.metrics {
+                metric_line(&mut s, c, false, style);
+            }
+            let moved: Vec<&MetricComparison> = m
+                .tools
+                .iter()
+                .chain(&m.pairs)
+                .filter(|c| matches!(c.verdict, Verdict::Regressed | Verdict::Improved))
+                .collect();
+            for c in &moved {
+                metric_line(&mut s, c, true, style);
+            }
+            let quiet = m.tools.len() + m.pairs.len() - moved.len();
+            if quiet > 0 {
+                let _ = writeln!(
+                    s,
+                    "  {}",
+                    style.dim(&format!(
+                        "{quiet} tool/confusion-pair comparisons without a significant change (see --format json)"
+                    ))
+                );
+            }
+        }
+    }
+    if let Some(d) = &report.surface {
+        let _ = writeln!(s);
+        surface_text(&mut s, d);
+    }
+    s
+}
+
+fn list(prefix: &str, items: &[String]) -> String {
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}{}", items.join(", "))
+    }
+}
+
+fn metric_line(s: &mut String, c: &MetricComparison, adjusted: bool, style: Style) {
+    let word = verdict_word(c.verdict);
+    let word = match c.verdict {
+        Verdict::Regressed => style.bold(&word.to_uppercase()),
+        Verdict::InsufficientData => style.yellow(word),
+        _ => word.to_owned(),
+    };
+    let _ = writeln!(
+        s,
+        "  {:<28} {} → {}{}  {word}",
+        label(c),
+        pct(&c.before),
+        pct(&c.after),
+        delta(c.delta)
+    );
+    let _ = writeln!(
+        s,
+        "  {:<28} {}",
+        "",
+        style.dim(&format!(
+            "{} · {}",
+            test_text("cases", &c.case, adjusted),
+            test_text("trials", &c.trial, adjusted)
+        ))
+    );
+    for n in &c.notes {
+        let _ = writeln!(s, "  {:<28} {}", "", style.yellow(&format!("note: {n}")));
+    }
+}
+
+fn surface_text(s: &mut String, d: &SurfaceDiff) {
+    let _ = writeln!(
+        s,
+        "surface: {} added, {} removed, {} re-described, {} re-schemed · tokens {} → {} ({:+})",
+        d.added.len(),
+        d.removed.len(),
+        d.redescribed.len(),
+        d.reschemed.len(),
+        d.tokens.before,
+        d.tokens.after,
+        d.tokens.delta
+    );
+    for (what, list) in [
+        ("added", &d.added),
+        ("removed", &d.removed),
+        ("re-described", &d.redescribed),
+        ("re-schemed", &d.reschemed),
+    ] {
+        for t in list {
+            let _ = writeln!(
+                s,
+                "  {what:<13} {}{}",
+                t.name,
+                t.origin
+                    .as_deref()
+                    .map(|o| format!("  {o}"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    if !d.new_findings.is_empty() || d.resolved_findings > 0 {
+        let _ = writeln!(
+            s,
+            "  lint: {} new finding(s) in head, {} resolved",
+            d.new_findings.len(),
+            d.resolved_findings
+        );
+        for f in d.new_findings.iter().take(10) {
+            let _ = writeln!(s, "    {} {}: {}", f.severity.as_str(), f.code, f.message);
+        }
+    }
+    for p in &d.newly_confusable {
+        let _ = writeln!(
+            s,
+            "  newly confusable: {} / {} ({:.2}{})",
+            p.a,
+            p.b,
+            p.score,
+            p.before
+                .map(|b| format!(", was {b:.2}"))
+                .unwrap_or_default()
+        );
+    }
+}
+
+/// Markdown (job summary, PR comment).
+pub fn markdown(report: &CompareReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "### mf compare: {}\n",
+        report.verdict.map_or("surface diff", |v| verdict_word(v))
+    );
+    let _ = writeln!(
+        s,
+        "`{}` → `{}`\n",
+        escape(&report.base.source),
+        escape(&report.head.source)
+    );
+    if let Some(eval) = &report.eval {
+        let _ = writeln!(
+            s,
+            "{} paired cases · gate: {}, α = {}, gated: {}\n",
+            eval.cases.paired,
+            pairing_text(eval.gate.pairing),
+            eval.gate.alpha,
+            eval.gate.metrics.join(", ")
+        );
+        for m in &eval.models {
+            let _ = writeln!(s, "**{}**\n", escape(&m.model));
+            let _ = writeln!(
+                s,
+                "| metric | before | after | Δ | cases ↑/↓/= | p (cases) | trials ↑/↓/= | p (trials) | verdict |"
+            );
+            let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+            let rows = m.metrics.iter().chain(
+                m.tools
+                    .iter()
+                    .chain(&m.pairs)
+                    .filter(|c| c.verdict != Verdict::Unchanged),
+            );
+            for c in rows {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {}/{}/{} | {} | {}/{}/{} | {} | {} |",
+                    escape(&label(c)),
+                    pct(&c.before),
+                    pct(&c.after),
+                    c.delta
+                        .map_or_else(String::new, |d| format!("{:+.1}", d * 100.0)),
+                    c.case.improved,
+                    c.case.regressed,
+                    c.case.tied,
+                    p_text(c.case.p_adjusted),
+                    c.trial.improved,
+                    c.trial.regressed,
+                    c.trial.tied,
+                    p_text(c.trial.p_adjusted),
+                    verdict_word(c.verdict)
+                );
+            }
+            let notes: Vec<String> = m
+                .metrics
+                .iter()
+                .chain(&m.tools)
+                .chain(&m.pairs)
+                .flat_map(|c| {
+                    c.notes
+                        .iter()
+                        .map(move |n| format!("- {}: {}", label(c), n))
+                })
+                .collect();
+            if !notes.is_empty() {
+                let _ = writeln!(s, "\n{}", escape(&notes.join("\n")));
+            }
+            let _ = writeln!(s);
+        }
+    }
+    if let Some(d) = &report.surface {
+        let mut text = String::new();
+        surface_text(&mut text, d);
+        let _ = writeln!(s, "```text\n{}```", text);
+    }
+    s
+}

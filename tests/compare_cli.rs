@@ -1,0 +1,303 @@
+//! `mf compare` end to end: a planted regression on one tool is named and fails the gate,
+//! identical runs are unchanged, incomparable runs are refused with every reason, and the free
+//! surface diff runs on two files and on a git revision.
+
+#[path = "support/chat_server.rs"]
+mod chat_server;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+fn mf(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("mf").expect("binary");
+    cmd.current_dir(dir);
+    cmd
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// 20 cases: ten expect issue_refund, ten spread over the other tools.
+fn suite() -> Value {
+    let others = [
+        "search_tickets",
+        "get_ticket",
+        "lookup_order",
+        "get_invoice",
+    ];
+    let mut cases = Vec::new();
+    for i in 0..10 {
+        cases.push(json!({"id": format!("refund-{i}"), "input": format!("refund order {i}"), "expectedTool": "issue_refund"}));
+    }
+    for i in 0..10 {
+        let t = others[i % others.len()];
+        cases.push(json!({"id": format!("other-{i}"), "input": format!("other request {i}"), "expectedTool": t}));
+    }
+    json!({"name": "planted", "cases": cases})
+}
+
+/// A script answering every case correctly, except refunds go to `refund_tool`.
+fn script(refund_tool: &str) -> Value {
+    let others = [
+        "search_tickets",
+        "get_ticket",
+        "lookup_order",
+        "get_invoice",
+    ];
+    let mut m = serde_json::Map::new();
+    for i in 0..10 {
+        m.insert(format!("refund order {i}"), json!(refund_tool));
+        m.insert(
+            format!("other request {i}"),
+            json!(others[i % others.len()]),
+        );
+    }
+    Value::Object(m)
+}
+
+fn eval(dir: &Path, out: &str, extra: &[&str]) {
+    let o = mf(dir)
+        .args([
+            "eval",
+            "tools.json",
+            "--suite",
+            "suite.json",
+            "--models",
+            "scripted:script.json",
+        ])
+        .args(["--no-cache", "--format", "json", "--json-out", out])
+        .args(extra)
+        .output()
+        .expect("eval");
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+fn setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("tools.json"),
+        chat_server::tools_json().to_string(),
+    )
+    .expect("tools");
+    std::fs::write(dir.path().join("suite.json"), suite().to_string()).expect("suite");
+    dir
+}
+
+#[test]
+fn a_planted_regression_on_one_tool_is_named_and_fails_the_gate() {
+    let dir = setup();
+    let d = dir.path();
+    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
+    eval(d, "base.json", &[]);
+    std::fs::write(d.join("script.json"), script("lookup_order").to_string()).expect("script");
+    eval(d, "head.json", &[]);
+
+    let out = mf(d)
+        .args([
+            "compare",
+            "base.json",
+            "head.json",
+            "--fail-on-regression",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["verdict"], "regressed");
+    let model = &report["eval"]["models"][0];
+    let accuracy = &model["metrics"][0];
+    assert_eq!(accuracy["metric"], "selection-accuracy");
+    assert_eq!(accuracy["verdict"], "regressed");
+    assert_eq!(accuracy["case"]["regressed"], 10);
+    assert_eq!(accuracy["case"]["improved"], 0);
+    assert_eq!(accuracy["trial"]["regressed"], 50);
+    let tools = model["tools"].as_array().expect("tools");
+    let regressed: Vec<&str> = tools
+        .iter()
+        .filter(|t| t["verdict"] == "regressed")
+        .map(|t| t["subject"].as_str().expect("subject"))
+        .collect();
+    assert_eq!(regressed, ["issue_refund"], "only the planted tool");
+    let pairs = model["pairs"].as_array().expect("pairs");
+    assert!(
+        pairs
+            .iter()
+            .any(|p| p["subject"] == "issue_refund → lookup_order" && p["verdict"] == "regressed"),
+        "{pairs:?}"
+    );
+    // Without --fail-on-regression the verdict is reported, exit 0.
+    let out = mf(d)
+        .args(["compare", "base.json", "head.json"])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(0));
+    let t = text(&out);
+    assert!(t.contains("REGRESSED") && t.contains("issue_refund"), "{t}");
+    // Markdown names it too.
+    let out = mf(d)
+        .args(["compare", "base.json", "head.json", "--format", "markdown"])
+        .output()
+        .expect("md");
+    let t = text(&out);
+    assert!(
+        t.contains("| tool-accuracy issue_refund |") && t.contains("regressed"),
+        "{t}"
+    );
+}
+
+#[test]
+fn identical_runs_are_unchanged_and_exit_0() {
+    let dir = setup();
+    let d = dir.path();
+    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
+    eval(d, "base.json", &[]);
+    eval(d, "head.json", &[]);
+    let out = mf(d)
+        .args([
+            "compare",
+            "base.json",
+            "head.json",
+            "--fail-on-regression",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["verdict"], "unchanged");
+    assert_eq!(report["eval"]["cases"]["paired"], 20);
+}
+
+#[test]
+fn incomparable_runs_are_refused_with_every_reason() {
+    let dir = setup();
+    let d = dir.path();
+    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
+    eval(d, "base.json", &[]);
+    eval(d, "head.json", &["--seed", "7", "--repeat", "3"]);
+    let out = mf(d)
+        .args(["compare", "base.json", "head.json"])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(1));
+    let t = text(&out);
+    assert!(
+        t.contains("seed differs") && t.contains("repeat differs"),
+        "{t}"
+    );
+}
+
+#[test]
+fn cases_on_one_side_only_are_listed_and_left_out() {
+    let dir = setup();
+    let d = dir.path();
+    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
+    eval(d, "base.json", &[]);
+    let mut s = suite();
+    s["cases"].as_array_mut().expect("cases").pop();
+    s["cases"][0]["input"] = json!("refund order 0, please");
+    std::fs::write(d.join("suite.json"), s.to_string()).expect("suite");
+    eval(d, "head.json", &[]);
+    let out = mf(d)
+        .args(["compare", "base.json", "head.json", "--format", "json"])
+        .output()
+        .expect("compare");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let cases = &report["eval"]["cases"];
+    assert_eq!(cases["paired"], 18);
+    assert_eq!(cases["onlyInBase"], json!(["other-9"]));
+    assert_eq!(cases["inputChanged"], json!(["refund-0"]));
+}
+
+fn fixture(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+#[test]
+fn the_free_surface_diff_runs_on_two_files_and_on_a_git_revision() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let d = dir.path();
+    let base = fixture("tests/fixtures/servers/filesystem.tools.json");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&base).expect("read")).expect("json");
+    let tools = v["tools"].as_array_mut().expect("tools");
+    let removed = tools.remove(3)["name"].as_str().expect("name").to_owned();
+    tools[0]["description"] = json!("Read a file. Edited description.");
+    let edited = tools[0]["name"].as_str().expect("name").to_owned();
+    std::fs::write(
+        d.join("head.json"),
+        serde_json::to_string_pretty(&v).expect("json"),
+    )
+    .expect("write");
+    let out = mf(d)
+        .arg("compare")
+        .arg(&base)
+        .arg("head.json")
+        .args(["--format", "json"])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let s = &report["surface"];
+    assert_eq!(s["removed"].as_array().map(Vec::len), Some(1));
+    assert_eq!(s["removed"][0]["name"], removed.as_str());
+    assert_eq!(s["redescribed"].as_array().map(Vec::len), Some(1));
+    assert_eq!(s["redescribed"][0]["name"], edited.as_str());
+    assert_eq!(s["added"].as_array().map(Vec::len), Some(0));
+    assert_eq!(s["reschemed"].as_array().map(Vec::len), Some(0));
+    assert!(s["tokens"]["delta"].as_i64().expect("delta") < 0);
+
+    // --base-ref: the same edit as a commit.
+    let git = |args: &[&str]| {
+        let o = std::process::Command::new("git")
+            .current_dir(d)
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .output()
+            .expect("git");
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    std::fs::copy(&base, d.join("tools.json")).expect("copy");
+    git(&["add", "tools.json"]);
+    git(&["commit", "-qm", "base"]);
+    std::fs::copy(d.join("head.json"), d.join("tools.json")).expect("edit");
+    let out = mf(d)
+        .args([
+            "compare",
+            "--base-ref",
+            "HEAD",
+            "tools.json",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["surface"]["removed"][0]["name"], removed.as_str());
+    assert_eq!(report["surface"]["redescribed"][0]["name"], edited.as_str());
+    assert_eq!(report["base"]["source"], "HEAD:tools.json");
+}
