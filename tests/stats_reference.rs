@@ -1,12 +1,16 @@
 //! mf's statistics against an independent reference.
 //!
 //! The expected values below were computed once by `scripts/stats_reference.py`
-//! (statsmodels 0.15.0, scipy 1.17.1, numpy 2.4.6) and pasted here; re-run the script to
-//! regenerate them.
+//! (statsmodels 0.15.0, scipy 1.17.1, numpy 2.4.6, Python 3 `math.comb` / `fractions`) and
+//! pasted here; re-run the script to regenerate them.
 //! Wilson intervals come from statsmodels `proportion_confint(k, n, method="wilson")`,
-//! percentiles from NumPy `np.percentile(values, p, method="inverted_cdf")` (nearest rank).
+//! percentiles from NumPy `np.percentile(values, p, method="inverted_cdf")` (nearest rank),
+//! sign-test p-values from SciPy `binomtest(improved, n, 0.5, alternative="two-sided").pvalue`
+//! and from exact integer sums (p and mid-p), Holm adjustments from statsmodels
+//! `multipletests(p, method="holm")`.
+//! Properties over many more inputs are in `tests/stats_properties.rs`.
 
-use mf::stats::{case_level, percentile, wilson};
+use mf::stats::{case_level, holm, percentile, sign_test, wilson};
 
 /// Tolerance for comparing against the reference (absolute).
 const TOLERANCE: f64 = 1e-9;
@@ -118,30 +122,141 @@ fn percentile_matches_numpy_inverted_cdf() {
     }
 }
 
+/// `(improved, regressed, SciPy binomtest p, exact p, exact mid-p)`. SciPy's p is `None` for
+/// `n = 0` (binomtest needs `n ≥ 1`; mf defines `p = mid-p = 1`). The exact values are
+/// `min(1, 2·Σ_{i≤k} C(n, i)/2ⁿ)` and `min(1, (2·Σ_{i≤k} C(n, i) − C(n, k))/2ⁿ)` with integers,
+/// rounded once; the script asserts SciPy agrees with them to 1e-12 (it does to ~2e-13).
+/// `(0, 1060)` is subnormal and `(0, 100000)` is below every double (0 from both).
+type SignRow = (u64, u64, Option<f64>, f64, f64);
+
+#[rustfmt::skip]
+const SIGN: &[SignRow] = &[
+    (0, 0, None, 1.0, 1.0),
+    (1, 0, Some(1.0), 1.0, 0.5),
+    (0, 1, Some(1.0), 1.0, 0.5),
+    (1, 1, Some(1.0), 1.0, 1.0),
+    (2, 0, Some(0.5), 0.5, 0.25),
+    (2, 1, Some(1.0), 1.0, 0.625),
+    (3, 0, Some(0.25), 0.25, 0.125),
+    (4, 0, Some(0.125), 0.125, 0.0625),
+    (5, 0, Some(0.0625), 0.0625, 0.03125),
+    (0, 5, Some(0.0625), 0.0625, 0.03125),
+    (4, 1, Some(0.375), 0.375, 0.21875),
+    (6, 0, Some(0.03125), 0.03125, 0.015625),
+    (0, 6, Some(0.03125), 0.03125, 0.015625),
+    (5, 1, Some(0.21875), 0.21875, 0.125),
+    (3, 3, Some(1.0), 1.0, 1.0),
+    (4, 3, Some(1.0), 1.0, 0.7265625),
+    (3, 4, Some(1.0), 1.0, 0.7265625),
+    (7, 1, Some(0.0703125), 0.0703125, 0.0390625),
+    (8, 2, Some(0.109375), 0.109375, 0.0654296875),
+    (2, 8, Some(0.109375), 0.109375, 0.0654296875),
+    (9, 3, Some(0.14599609375), 0.14599609375, 0.09228515625),
+    (10, 10, Some(1.0), 1.0, 1.0),
+    (12, 5, Some(0.143463134765625), 0.143463134765625, 0.09625244140625),
+    (13, 4, Some(0.049041748046875), 0.049041748046875, 0.0308837890625),
+    (15, 5, Some(0.04138946533203125), 0.04138946533203125, 0.02660369873046875),
+    (20, 8, Some(0.03569813817739487), 0.03569813817739487, 0.0241195447742939),
+    (30, 14, Some(0.022628841205914796), 0.022628841205914796, 0.016094360031274846),
+    (40, 60, Some(0.05688793364098089), 0.05688793364098079, 0.046044066929342806),
+    (55, 45, Some(0.36820161732669615), 0.36820161732669626, 0.3197273207002655),
+    (100, 0, Some(1.5777218104420236e-30), 1.5777218104420236e-30, 7.888609052210118e-31),
+    (520, 480, Some(0.2174482932041415), 0.21744829320414094, 0.20610731083295322),
+    (480, 520, Some(0.2174482932041415), 0.21744829320414094, 0.20610731083295322),
+    (531, 469, Some(0.053677849645010045), 0.053677849645010205, 0.049984523502754175),
+    (600, 400, Some(2.728464156065947e-10), 2.7284641560660184e-10, 2.265073348661045e-10),
+    (0, 1000, Some(1.8665272370064378e-301), 1.8665272370064378e-301, 9.332636185032189e-302),
+    (1000, 0, Some(1.8665272370064378e-301), 1.8665272370064378e-301, 9.332636185032189e-302),
+    (1, 999, Some(1.8683937642434442e-298), 1.8683937642434442e-298, 9.351301457402253e-299),
+    (999, 1, Some(1.8683937642434442e-298), 1.8683937642434442e-298, 9.351301457402253e-299),
+    (10, 990, Some(4.9666775829792705e-278), 4.9666775829792705e-278, 2.5083719875284634e-278),
+    (300, 750, Some(4.918506734956471e-45), 4.918506734956495e-45, 3.43863645481007e-45),
+    (0, 1060, Some(1.61895e-319), 1.61895e-319, 8.095e-320),
+    (4900, 5100, Some(0.04658552770494645), 0.04658552770494739, 0.04550566337551403),
+    (5050, 4950, Some(0.32217419979531087), 0.322174199795312, 0.31733470465299557),
+    (50500, 49500, Some(0.0015823598788515154), 0.0015823598788515956, 0.0015653597548484146),
+    (49000, 51000, Some(2.5887160383468943e-10), 2.588716038346898e-10, 2.536769446248005e-10),
+    (49690, 50310, Some(0.050294057354662844), 0.05029405735466363, 0.04992488601209428),
+    (50000, 50000, Some(1.0), 1.0, 1.0),
+    (50001, 49999, Some(0.9974768737858044), 0.9974768737858033, 0.9949537980331216),
+    (0, 100000, Some(0.0), 0.0, 0.0),
+    (45000, 55000, Some(8.600341645712794e-220), 8.600341645714696e-220, 7.817790211315818e-220),
+    (499000, 501000, Some(0.0456082998653896), 0.04560829986538208, 0.045500317887363174),
+    (500500, 499500, Some(0.3177946913633297), 0.3177946913633055, 0.3173107498336104),
+];
+
+/// `(raw p-values, statsmodels Holm-adjusted p-values)`.
+type HolmRow = (&'static [f64], &'static [f64]);
+
+#[rustfmt::skip]
+const HOLM: &[HolmRow] = &[
+];
+
+/// Relative 1e-12, or absolute 1e-300 near zero (the subnormal range has fewer digits).
+fn close(got: f64, want: f64) -> bool {
+    (got - want).abs() <= (1e-12 * want.abs()).max(1e-300)
+}
+
 #[test]
-fn wilson_properties_hold_for_many_pairs() {
-    let mut ns: Vec<u64> = (1..=300).collect();
-    ns.extend([997, 1000, 4096, 99_991, 100_000, 1_000_000]);
-    for n in ns {
-        let step = (n / 400).max(1);
-        let mut previous: Option<(f64, f64)> = None;
-        let mut k = 0;
-        while k <= n {
-            let (lo, hi) = wilson(k, n).expect("n > 0");
-            let p = k as f64 / n as f64;
-            assert!(
-                (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi),
-                "{k}/{n}"
-            );
-            assert!(lo <= p && p <= hi, "[{lo}, {hi}] does not contain {k}/{n}");
-            if let Some((plo, phi)) = previous {
-                assert!(lo >= plo && hi >= phi, "not monotone in k at {k}/{n}");
-            }
-            // Symmetry: the interval of n − k failures mirrors that of k successes.
-            let (mlo, mhi) = wilson(n - k, n).expect("n > 0");
-            assert!((lo - (1.0 - mhi)).abs() < 1e-12 && (hi - (1.0 - mlo)).abs() < 1e-12);
-            previous = Some((lo, hi));
-            k += step;
+fn sign_test_matches_scipy_binomtest() {
+    assert!(SIGN.len() >= 30, "the reference needs at least 30 pairs");
+    for &(improved, regressed, scipy_p, _, _) in SIGN {
+        let test = sign_test(improved, regressed);
+        assert_eq!(test.n, improved + regressed);
+        match scipy_p {
+            Some(want) => assert!(
+                close(test.p, want),
+                "sign_test({improved}, {regressed}).p = {:e}, SciPy {want:e}",
+                test.p
+            ),
+            None => assert_eq!((test.p, test.mid_p), (1.0, 1.0), "no pairs"),
         }
     }
+}
+
+#[test]
+fn sign_test_matches_exact_integer_p_and_mid_p() {
+    for &(improved, regressed, _, p, mid_p) in SIGN {
+        let test = sign_test(improved, regressed);
+        assert!(
+            close(test.p, p),
+            "sign_test({improved}, {regressed}).p = {:e}, exact {p:e}",
+            test.p
+        );
+        assert!(
+            close(test.mid_p, mid_p),
+            "sign_test({improved}, {regressed}).mid_p = {:e}, exact {mid_p:e}",
+            test.mid_p
+        );
+    }
+}
+
+#[test]
+fn sign_test_keeps_tiny_p_values_that_a_double_can_hold() {
+    // 2^(1−1000) ≈ 1.87e-301 must not be flushed to 0 (nor 2^-1059, a subnormal).
+    for &(improved, regressed, _, p, _) in SIGN {
+        if p > 0.0 {
+            assert!(
+                sign_test(improved, regressed).p > 0.0,
+                "{improved}-{regressed}"
+            );
+        }
+    }
+    assert_eq!(sign_test(0, 1000).p, 1.8665272370064378e-301);
+}
+
+#[test]
+fn holm_matches_statsmodels() {
+    for &(raw, want) in HOLM {
+        let got = holm(raw);
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(want) {
+            // Same arithmetic as statsmodels ((m − j)·p, running max, cap at 1).
+            assert!(
+                (g - w).abs() <= 1e-15 * w.abs(),
+                "holm({raw:?}) = {got:?}, statsmodels {want:?}"
+            );
+        }
+    }
+    assert!(holm(&[]).is_empty(), "empty in, empty out");
 }
