@@ -1,6 +1,7 @@
 //! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
 
 pub mod check;
+pub mod ci;
 pub mod cluster;
 pub mod compare;
 pub mod coverage;
