@@ -1,7 +1,9 @@
 //! Renderers: one module per output format, each a plain function from report data to bytes.
 //! A renderer never computes a statistic; it only lays out what the report holds.
 
+pub mod ci;
 pub mod compare;
+pub mod document;
 pub mod eval_terminal;
 pub mod json;
 pub mod junit;
