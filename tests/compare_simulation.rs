@@ -14,33 +14,16 @@
 
 #![allow(clippy::print_stdout)]
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use mf::compare::eval::decide;
 use mf::report::compare::{Pairing, Verdict};
+use rng::Rng;
 
 const CASES: usize = 20;
 const REPEATS: usize = 5;
 const PAIRS: usize = 2000;
-
-/// splitmix64: a small, well-known, seedable generator (no dependency, same on every machine).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn bern(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 enum Scenario {

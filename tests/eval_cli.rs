@@ -473,34 +473,25 @@ async fn a_local_openai_compatible_server_is_scored_and_the_key_never_shows() {
     ]});
     let (tools, _, suite_path) = write_scripted(dir.path(), &json!({}), &suite);
     let secret = "sk-local-PLANTED-91";
-    let out = Command::cargo_bin("mf")
-        .expect("bin")
-        .current_dir(dir.path())
-        .arg("eval")
-        .arg(&tools)
-        .arg("--suite")
-        .arg(&suite_path)
-        .args([
-            "--models",
-            "vllm:served-model",
-            "--base-url",
-            &format!("{}/v1", server.uri()),
-        ])
-        .args([
-            "--repeat",
-            "3",
-            "--max-tools",
-            "5",
-            "--format",
-            "json",
-            "--max-error-rate",
-            "0.5",
-        ])
-        .arg("--cache-dir")
-        .arg(dir.path().join("cache"))
-        .env("MF_PROVIDER_API_KEY", secret)
-        .output()
-        .expect("run");
+    let run = || {
+        Command::cargo_bin("mf")
+            .expect("bin")
+            .current_dir(dir.path())
+            .arg("eval")
+            .arg(&tools)
+            .arg("--suite")
+            .arg(&suite_path)
+            .args(["--models", "vllm:served-model"])
+            .args(["--base-url", &format!("{}/v1", server.uri())])
+            .args(["--repeat", "3", "--max-tools", "5", "--format", "json"])
+            .args(["--max-error-rate", "0.5"])
+            .arg("--cache-dir")
+            .arg(dir.path().join("cache"))
+            .env("MF_PROVIDER_API_KEY", secret)
+            .output()
+            .expect("run")
+    };
+    let out = run();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -526,34 +517,7 @@ async fn a_local_openai_compatible_server_is_scored_and_the_key_never_shows() {
     );
     // Again: everything answered comes from the cache; only the refusals… are cached too
     // (a refusal is the model's answer), so nothing is sent.
-    let again = Command::cargo_bin("mf")
-        .expect("bin")
-        .current_dir(dir.path())
-        .arg("eval")
-        .arg(&tools)
-        .arg("--suite")
-        .arg(&suite_path)
-        .args([
-            "--models",
-            "vllm:served-model",
-            "--base-url",
-            &format!("{}/v1", server.uri()),
-        ])
-        .args([
-            "--repeat",
-            "3",
-            "--max-tools",
-            "5",
-            "--format",
-            "json",
-            "--max-error-rate",
-            "0.5",
-        ])
-        .arg("--cache-dir")
-        .arg(dir.path().join("cache"))
-        .env("MF_PROVIDER_API_KEY", secret)
-        .output()
-        .expect("run");
+    let again = run();
     assert_eq!(again.status.code(), Some(0));
     assert_eq!(
         server.received_requests().await.expect("recorded").len(),

@@ -3,33 +3,15 @@
 //! noun names in mixed conventions, templated descriptions, shared parameter pools, deliberate
 //! near-duplicates) and on the real MCP servers' tool lists.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use mf::analyze::similarity::{
     PairSimilarity, similar_pairs, similar_pairs_exhaustive, similar_pairs_top,
 };
 use mf::surface::{Confidence, Origin, Tool};
+use rng::Rng;
 use serde_json::{Map, Value, json};
-
-/// splitmix64: a small deterministic generator, so failures reproduce from the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 const VERBS: &[&str] = &[
     "get", "list", "create", "update", "delete", "read", "write", "search", "find", "move", "copy",

@@ -3,25 +3,11 @@
 //! compare gate leans on (no split of 5 pairs or fewer is significant; Holm never makes a
 //! p-value smaller). Reference values from SciPy/statsmodels are in `tests/stats_reference.rs`.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use mf::stats::{holm, min_pairs_for_significance, paired_counts, pairs_needed, sign_test, wilson};
-
-/// A deterministic pseudo-random stream (SplitMix64), so the cases are many but fixed.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use rng::Rng;
 
 /// Counts of discordant pairs to test at: every n up to 300, then larger ones up to 10⁷.
 fn sample_ns() -> Vec<u64> {
@@ -192,7 +178,7 @@ fn no_split_of_five_pairs_or_fewer_is_significant_at_five_percent() {
 
 #[test]
 fn min_pairs_for_significance_is_the_first_lopsided_split_to_reach_alpha() {
-    let mut rng = SplitMix(7);
+    let mut rng = Rng(7);
     let mut alphas: Vec<f64> = (0..2000).map(|_| rng.unit()).collect();
     // Exact powers of two (where 2^(1−n) = alpha) and the extremes.
     alphas.extend((0..1074).map(|e| (-f64::from(e)).exp2()));
@@ -277,12 +263,12 @@ fn pairs_needed_shrinks_as_the_split_gets_more_lopsided() {
 
 #[test]
 fn paired_counts_add_up_and_swap_with_base_and_head() {
-    let mut rng = SplitMix(11);
+    let mut rng = Rng(11);
     for length in 0..200 {
         // Rates as an eval computes them: successes / trials with up to 5 trials per case.
         let pairs: Vec<(f64, f64)> = (0..length)
             .map(|_| {
-                let rate = |rng: &mut SplitMix| {
+                let rate = |rng: &mut Rng| {
                     let trials = 1 + rng.next() % 5;
                     (rng.next() % (trials + 1)) as f64 / trials as f64
                 };
@@ -300,7 +286,7 @@ fn paired_counts_add_up_and_swap_with_base_and_head() {
 
 /// Deterministic p-value vectors: uniform, tiny, with ties, with values above 1/m.
 fn holm_vectors() -> Vec<Vec<f64>> {
-    let mut rng = SplitMix(3);
+    let mut rng = Rng(3);
     let mut vectors = vec![Vec::new(), vec![0.0], vec![1.0], vec![0.05; 7]];
     for length in 1..=60 {
         for shape in 0..4 {
