@@ -301,3 +301,52 @@ fn the_free_surface_diff_runs_on_two_files_and_on_a_git_revision() {
     assert_eq!(report["surface"]["redescribed"][0]["name"], edited.as_str());
     assert_eq!(report["base"]["source"], "HEAD:tools.json");
 }
+
+#[test]
+fn a_trial_level_regression_carried_by_a_few_flipped_cases_is_flagged() {
+    let dir = setup();
+    let d = dir.path();
+    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
+    eval(d, "base.json", &[]);
+    // Only three cases move, each with all five trials: what a provider flipping whole cases
+    // between runs looks like.
+    let mut head = script("issue_refund");
+    for i in 0..3 {
+        head[format!("refund order {i}")] = json!("lookup_order");
+    }
+    std::fs::write(d.join("script.json"), head.to_string()).expect("script");
+    eval(d, "head.json", &[]);
+    let run = |pairing: &str| {
+        let out = mf(d)
+            .args([
+                "compare",
+                "base.json",
+                "head.json",
+                "--format",
+                "json",
+                "--pairing",
+                pairing,
+            ])
+            .output()
+            .expect("compare");
+        serde_json::from_slice::<Value>(&out.stdout).expect("json")
+    };
+    let trial = run("trial");
+    let accuracy = &trial["eval"]["models"][0]["metrics"][0];
+    assert_eq!(accuracy["verdict"], "regressed", "15 trials, p tiny");
+    assert_eq!(accuracy["trial"]["regressed"], 15);
+    let notes = accuracy["notes"].to_string();
+    assert!(
+        notes.contains("rests on 3 case(s) whose trials all flipped together"),
+        "{notes}"
+    );
+    // The default (case-level) gate does not call it: three discordant cases cannot decide.
+    let case = run("case");
+    let accuracy = &case["eval"]["models"][0]["metrics"][0];
+    assert_eq!(accuracy["verdict"], "insufficient-data");
+    assert!(
+        accuracy["notes"].to_string().contains("more changed cases"),
+        "{}",
+        accuracy["notes"]
+    );
+}
