@@ -10,6 +10,7 @@ pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod exit;
+pub mod github;
 pub mod providers;
 pub mod render;
 pub mod report;

@@ -2,12 +2,14 @@
 //! converted once into a validated configuration before anything runs.
 
 pub mod check;
+pub mod ci;
 pub mod cluster;
 pub mod compare;
 pub mod coverage;
 pub mod eval;
 pub mod input;
 pub mod lint;
+pub mod report;
 pub mod scan;
 pub mod target;
 
@@ -58,4 +60,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// The eval trial cache: `info`, `clear`.
     Cache(eval::CacheArgs),
+    /// Re-render a saved scorecard, compare or ci document (terminal, json, markdown, comment, summary, html, junit, badge).
+    Report(report::ReportArgs),
+    /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
+    Ci(ci::CiArgs),
 }

@@ -38,7 +38,69 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
     let started = Instant::now();
     let (suite, suite_display, suite_path) = load_suite(args)?;
     let (surface, surface_label) = load_surface(args, &suite, &suite_path)?;
-    let tools = profile_tools(surface.tools, &suite, args.profile.as_deref())?;
+    let card = match evaluate(
+        args,
+        started,
+        &suite,
+        &suite_display,
+        surface,
+        &surface_label,
+    )? {
+        EvalOutcome::Card(card) => card,
+        EvalOutcome::DryRun { text, exit } => {
+            super::print(&text)?;
+            return Ok(exit);
+        }
+        EvalOutcome::OverContext(message) => {
+            super::note(&format!("error: {message}"));
+            return Ok(Exit::GateFailed);
+        }
+        EvalOutcome::Interrupted => return Ok(Exit::Interrupted),
+    };
+    if let Some(path) = &args.json_out {
+        write(path, &render::json::to_string(&card))?;
+    }
+    match args.format {
+        EvalFormat::Json => super::print(&render::json::to_string(&card))?,
+        EvalFormat::Terminal => super::print(&render::eval_terminal::render(&card, style))?,
+    }
+    Ok(match card.status {
+        Status::Pass => Exit::Ok,
+        Status::Fail => Exit::GateFailed,
+        Status::Unhealthy => Exit::Unhealthy,
+    })
+}
+
+/// How one eval run ended ([`evaluate`]).
+#[derive(Debug)]
+pub(super) enum EvalOutcome {
+    /// The run finished: its scorecard (status, gates and health inside).
+    Card(Box<Scorecard>),
+    /// `--dry-run`: the plan text and the exit status it earned; nothing was sent.
+    DryRun {
+        /// The plan as `mf eval --dry-run` prints it.
+        text: String,
+        /// Ok, or the budget refusal's status.
+        exit: Exit,
+    },
+    /// A trial's prompt is over `--max-context-tokens` (a gate: exit 2); the message says which.
+    OverContext(String),
+    /// Ctrl-C: finished trials are cached, the note was written.
+    Interrupted,
+}
+
+/// Plan, check budgets, run and score one eval of `surface` against `suite` with the settings
+/// of `args` (flags already validated with [`validate_flags`]). `started` is when the command
+/// began (the scorecard's wall time). Shared by `mf eval` and `mf ci` (head and base).
+pub(super) fn evaluate(
+    args: &EvalArgs,
+    started: Instant,
+    suite: &Suite,
+    suite_display: &str,
+    surface: Surface,
+    surface_label: &str,
+) -> Result<EvalOutcome, Error> {
+    let tools = profile_tools(surface.tools, suite, args.profile.as_deref())?;
     if tools.is_empty() {
         return Err(Error::Usage(format!(
             "no tools to offer: {surface_label} has none; give a surface (PATH, URL, --stdio) or \
@@ -50,13 +112,13 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
         only: args.only.clone(),
         skip: args.skip.clone(),
     };
-    let cases: Vec<Case> = crate::suite::select(&suite, &selection)
+    let cases: Vec<Case> = crate::suite::select(suite, &selection)
         .map_err(|e| Error::Usage(format!("{suite_display}: {e}")))?
         .into_iter()
         .cloned()
         .collect();
 
-    let specs = resolve_models(args, &suite)?;
+    let specs = resolve_models(args, suite)?;
     let tool_tokens: u64 = tools
         .iter()
         .map(|t| tokens::tool_tokens(t).total as u64)
@@ -93,18 +155,17 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
             &prompt_tokens,
             budget.as_ref().err(),
         );
-        super::print(&text)?;
-        return Ok(match budget {
+        let exit = match budget {
             Ok(()) => Exit::Ok,
             Err(plan::BudgetError::Context { .. }) => Exit::GateFailed,
             Err(_) => Exit::InputError,
-        });
+        };
+        return Ok(EvalOutcome::DryRun { text, exit });
     }
     match budget {
         Ok(()) => {}
         Err(e @ plan::BudgetError::Context { .. }) => {
-            super::note(&format!("error: {e}"));
-            return Ok(Exit::GateFailed);
+            return Ok(EvalOutcome::OverContext(e.to_string()));
         }
         Err(e) => return Err(Error::Usage(e.to_string())),
     }
@@ -156,14 +217,14 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
                 " (--no-cache: they are not kept)"
             }
         ));
-        return Ok(Exit::Interrupted);
+        return Ok(EvalOutcome::Interrupted);
     }
 
     let card = scorecard(ScorecardInput {
         args,
-        suite: &suite,
-        suite_display: &suite_display,
-        surface_label: &surface_label,
+        suite,
+        suite_display,
+        surface_label,
         tools: &tools,
         tool_tokens,
         cases: &cases,
@@ -173,21 +234,11 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
         wall: started.elapsed(),
         run: run_time,
     });
-    if let Some(path) = &args.json_out {
-        write(path, &render::json::to_string(&card))?;
-    }
-    match args.format {
-        EvalFormat::Json => super::print(&render::json::to_string(&card))?,
-        EvalFormat::Terminal => super::print(&render::eval_terminal::render(&card, style))?,
-    }
-    Ok(match card.status {
-        Status::Pass => Exit::Ok,
-        Status::Fail => Exit::GateFailed,
-        Status::Unhealthy => Exit::Unhealthy,
-    })
+    Ok(EvalOutcome::Card(Box::new(card)))
 }
 
-fn validate_flags(args: &EvalArgs) -> Result<(), Error> {
+/// Check the flags that clap cannot (ranges, caps, combinations).
+pub(super) fn validate_flags(args: &EvalArgs) -> Result<(), Error> {
     let bad = |m: String| Err(Error::Usage(m));
     if args.repeat == 0 {
         return bad("--repeat must be at least 1".into());
@@ -229,7 +280,8 @@ fn validate_flags(args: &EvalArgs) -> Result<(), Error> {
 /// Suite files looked for when `--suite` is not given, in this order.
 const DEFAULT_SUITES: &[&str] = &["mf.suite.json", "mf.suite.yaml", "mf.suite.yml"];
 
-fn load_suite(args: &EvalArgs) -> Result<(Suite, String, PathBuf), Error> {
+/// The suite of `--suite` (or the default one here), checked for eval: its display path and path.
+pub(super) fn load_suite(args: &EvalArgs) -> Result<(Suite, String, PathBuf), Error> {
     let path = match &args.suite {
         Some(p) => p.clone(),
         None => default_suite().ok_or_else(|| {
@@ -347,7 +399,8 @@ fn profile_tools(
         .collect())
 }
 
-fn resolve_models(args: &EvalArgs, suite: &Suite) -> Result<Vec<ModelSpec>, Error> {
+/// `--models` resolved against the suite's and `mf.toml`'s named models.
+pub(super) fn resolve_models(args: &EvalArgs, suite: &Suite) -> Result<Vec<ModelSpec>, Error> {
     let mut named: BTreeMap<String, ModelConfig> = suite.models.clone();
     let config_path = args.config.clone().or_else(|| {
         let p = PathBuf::from("mf.toml");
@@ -593,43 +646,39 @@ fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 metrics.scored, args.min_scored
             ));
         }
-        gates.push(Gate {
-            name: "max-error-rate".into(),
-            model: m.spec.label.clone(),
-            threshold: args.max_error_rate,
-            value: error_rate,
-            passed: healthy_errors,
-            kind: GateKind::Health,
-        });
-        gates.push(Gate {
-            name: "min-scored".into(),
-            model: m.spec.label.clone(),
-            threshold: args.min_scored as f64,
-            value: Some(metrics.scored as f64),
-            passed: healthy_scored,
-            kind: GateKind::Health,
-        });
+        let label = &m.spec.label;
+        let gate = |name: &str, threshold: f64, value: Option<f64>, passed: bool, kind| Gate {
+            name: name.to_owned(),
+            model: label.clone(),
+            threshold,
+            value,
+            passed,
+            kind,
+        };
+        gates.push(gate(
+            "max-error-rate",
+            args.max_error_rate,
+            error_rate,
+            healthy_errors,
+            GateKind::Health,
+        ));
+        gates.push(gate(
+            "min-scored",
+            args.min_scored as f64,
+            Some(metrics.scored as f64),
+            healthy_scored,
+            GateKind::Health,
+        ));
+        // An unmeasured value (`None`) fails its gate.
         if let Some(min) = args.min_accuracy {
             let v = metrics.selection_accuracy.value;
-            gates.push(Gate {
-                name: "min-accuracy".into(),
-                model: m.spec.label.clone(),
-                threshold: min,
-                value: v,
-                passed: v.is_some_and(|v| v >= min),
-                kind: GateKind::Quality,
-            });
+            let passed = v.is_some_and(|v| v >= min);
+            gates.push(gate("min-accuracy", min, v, passed, GateKind::Quality));
         }
         if let Some(max) = args.max_over_trigger {
             let v = metrics.over_trigger.value;
-            gates.push(Gate {
-                name: "max-over-trigger".into(),
-                model: m.spec.label.clone(),
-                threshold: max,
-                value: v,
-                passed: v.is_some_and(|v| v <= max),
-                kind: GateKind::Quality,
-            });
+            let passed = v.is_some_and(|v| v <= max);
+            gates.push(gate("max-over-trigger", max, v, passed, GateKind::Quality));
         }
         models.push(ModelResult {
             label: m.spec.label.clone(),

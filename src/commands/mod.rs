@@ -1,12 +1,14 @@
 //! Command implementations: validate the parsed flags, call the engine, render, write.
 
 mod check;
+mod ci;
 mod cluster;
 mod compare;
 mod coverage;
 mod eval;
 mod input;
 mod lint;
+mod report;
 mod scan;
 
 use std::io::{IsTerminal, Write};
@@ -29,6 +31,8 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Eval(args) => eval::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
         Command::Compare(args) => compare::run(&args, style),
+        Command::Report(args) => report::run(&args, style),
+        Command::Ci(args) => ci::run(&args, style),
     }
 }
 

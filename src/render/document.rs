@@ -32,7 +32,9 @@ impl Document {
             "compare" => Ok(Document::Compare(Box::new(
                 serde_json::from_value(value).map_err(bad)?,
             ))),
-            "ci" => Ok(Document::Ci(Box::new(serde_json::from_value(value).map_err(bad)?))),
+            "ci" => Ok(Document::Ci(Box::new(
+                serde_json::from_value(value).map_err(bad)?,
+            ))),
             other => Err(format!(
                 "kind {other:?} is not a scorecard, compare or ci document"
             )),

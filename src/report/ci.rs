@@ -30,6 +30,10 @@ pub struct CiReport {
     /// Why the run is free-only, when it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub free_reason: Option<String>,
+    /// What the run skipped or could not do, and why (no base revision, a shallow clone, the
+    /// suite absent at the base, the PR comment skipped, …). Informational: never a gate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Lint of the head surface.
     pub lint: LintReport,
     /// Surface diff base → head (when a base revision was available).

@@ -1,0 +1,118 @@
+//! `mf ci` flags: the GitHub Action's one entry point.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::lint::FailOn;
+
+/// The CI gate in one command: lint the surface at PATH, diff it against the base revision,
+/// and — with a suite, models whose keys are present, and not on a fork pull request — evaluate
+/// head and base with identical settings and compare them. Writes the job summary, step outputs,
+/// annotations, the sticky PR comment and the requested reports; exits by the gates (2 a gate
+/// failed, 5 an eval was unhealthy). Reads the GitHub context from GITHUB_* variables.
+#[derive(Debug, Args)]
+pub struct CiArgs {
+    /// The surface: a folder to scan (default: the current one) or a tool file.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: String,
+
+    /// The suite with the cases. Default: mf.suite.json / .yaml / .yml in PATH, else here.
+    #[arg(long, value_name = "FILE", help_heading = "Eval")]
+    pub suite: Option<PathBuf>,
+    /// Models, comma-separated or repeated (as `mf eval --models`). Default: the suite's named
+    /// models. Offline models (lexical, scripted:FILE, mock) need no key.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        help_heading = "Eval"
+    )]
+    pub models: Vec<String>,
+    /// Trials per case and model.
+    #[arg(long, value_name = "N", default_value_t = 5, help_heading = "Eval")]
+    pub repeat: u32,
+    /// Most paid trials one eval may send (head and base each; hard cap 1000).
+    #[arg(long, value_name = "N", default_value_t = 50, help_heading = "Eval")]
+    pub max_trials: u64,
+    /// Refuse a paid eval above this many tools; lint warns above it too.
+    #[arg(long, value_name = "N", default_value_t = 6, help_heading = "Eval")]
+    pub max_tools: usize,
+    /// Trial cache directory (also holds the base scorecards). Default: $MF_CACHE_DIR,
+    /// $XDG_CACHE_HOME/mf or ~/.cache/mf.
+    #[arg(long, value_name = "DIR", help_heading = "Eval")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Exit 2 when a lint finding at this severity or worse remains.
+    #[arg(long, value_enum, default_value_t = FailOn::Error, help_heading = "Gates")]
+    pub fail_on: FailOn,
+    /// Accepted lint findings: only findings not in this file count.
+    #[arg(long, value_name = "FILE", help_heading = "Gates")]
+    pub baseline: Option<PathBuf>,
+    /// Exit 2 when a gated metric regressed significantly against the base.
+    #[arg(long, help_heading = "Gates")]
+    pub fail_on_regression: bool,
+    /// Exit 2 when a model's head selection accuracy is below this (0–1).
+    #[arg(long, value_name = "RATE", help_heading = "Gates")]
+    pub min_accuracy: Option<f64>,
+
+    /// The revision to compare with. Default: the pull request's base from the event; none on
+    /// other events. The merge base of it and HEAD is what is read.
+    #[arg(long, value_name = "REV", help_heading = "Base")]
+    pub base_ref: Option<String>,
+    /// The pull request number, when the event does not carry it (a `workflow_run` of a fork).
+    #[arg(long, value_name = "N", help_heading = "Base")]
+    pub pull_request: Option<u64>,
+
+    /// The sticky PR comment: on, off, or auto (on for pull requests, except a fork's
+    /// `pull_request` run, whose token is read-only).
+    #[arg(long, value_enum, default_value_t = Switch3::Auto, help_heading = "GitHub")]
+    pub comment: Switch3,
+    /// The job summary ($GITHUB_STEP_SUMMARY).
+    #[arg(long, value_enum, default_value_t = Switch::On, help_heading = "GitHub")]
+    pub summary: Switch,
+    /// The environment variable holding the GitHub token (never pass the token itself).
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "GITHUB_TOKEN",
+        help_heading = "GitHub"
+    )]
+    pub github_token_env: String,
+
+    /// Write JUnit XML to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub junit: Option<PathBuf>,
+    /// Write SARIF 2.1.0 (lint findings) to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub sarif: Option<PathBuf>,
+    /// Write the CI report JSON to FILE. Default in GitHub Actions: $RUNNER_TEMP/mf-ci.json.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub json_out: Option<PathBuf>,
+    /// Write the self-contained HTML report to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub html: Option<PathBuf>,
+    /// Write a shields.io endpoint badge JSON to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub badge: Option<PathBuf>,
+}
+
+/// `on` / `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// Do it.
+    On,
+    /// Do not.
+    Off,
+}
+
+/// `on` / `off` / `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch3 {
+    /// Always (skipped with a note when impossible).
+    On,
+    /// Never.
+    Off,
+    /// When it makes sense (see the flag).
+    Auto,
+}

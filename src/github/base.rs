@@ -1,0 +1,259 @@
+//! The base side of `mf ci`: single files as they are at the base commit (the suite and the
+//! tool files it references), and the cache of base scorecards.
+//!
+//! Files are read with `git cat-file blob COMMIT:./PATH`: raw blobs, so no filter, textconv or
+//! hook runs, with the same hardening as [`crate::compare::git`] (hooks and fsmonitor off, no
+//! prompt, the caller's `GIT_DIR`-style variables removed). Folders at the base (a scanned
+//! surface) go through [`crate::compare::git::surface_at_ref`] instead.
+//!
+//! A base scorecard depends only on the base commit and the eval settings, so it is stored
+//! under `CACHE_DIR/ci-base/KEY.json` and reused by later runs against the same base (every push
+//! to a pull request re-runs `mf ci` against the same merge base). KEY is the SHA-256 of the
+//! canonical JSON of `{version, commit, settings, suite, surface}`: the base commit, a hash of
+//! every eval setting that shapes a request or a score, and fingerprints of the base suite file
+//! and the base surface. Only healthy scorecards are stored; an unreadable entry is a miss.
+
+use std::path::{Component, Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::report::scorecard::{Scorecard, Status};
+use crate::surface::fingerprint::canonical_json;
+use crate::surface::formats::MAX_FILE_BYTES;
+use crate::util::atomic::write_atomic;
+
+/// Version tag of the base cache key and entry.
+pub const BASE_CACHE_VERSION: &str = "mf-ci-base-v1";
+
+/// `path` (relative to the current directory, inside the work tree) at `commit` of the
+/// repository at `repo`: its bytes, or `None` when it is not a file there.
+pub fn file_at(repo: &Path, commit: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
+    let rel = normalize(path)?;
+    if commit.is_empty() || commit.starts_with('-') || commit.contains(['\0', '\n', ':']) {
+        return Err(format!("{commit:?} is not a commit"));
+    }
+    let object = format!("{commit}:./{rel}");
+    let kind = git(repo)
+        .args(["cat-file", "-t", &object])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !kind.status.success() || String::from_utf8_lossy(&kind.stdout).trim() != "blob" {
+        return Ok(None);
+    }
+    let size = git(repo)
+        .args(["cat-file", "-s", &object])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let bytes: u64 = String::from_utf8_lossy(&size.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(u64::MAX);
+    if bytes > MAX_FILE_BYTES {
+        return Err(format!(
+            "{rel} at {commit} is {bytes} bytes, over the {MAX_FILE_BYTES}-byte cap"
+        ));
+    }
+    let out = git(repo)
+        .args(["cat-file", "blob", &object])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git cat-file blob {object} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(Some(out.stdout))
+}
+
+/// Write `bytes` at `rel` under `root`, creating folders (a path from [`normalize`]).
+pub fn materialize(root: &Path, rel: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let dest = root.join(rel);
+    if let Some(parent) = dest.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(&dest, bytes)?;
+    Ok(dest)
+}
+
+/// A relative path with `.` and `..` resolved lexically, `/`-separated; refused when absolute
+/// or when it climbs out of the current directory.
+pub fn normalize(path: &str) -> Result<String, String> {
+    let mut parts: Vec<String> = Vec::new();
+    for c in Path::new(path).components() {
+        match c {
+            Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if parts.pop().is_none() {
+                    return Err(format!("{path}: climbs out of the repository"));
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(format!(
+                    "{path}: an absolute path; give one relative to the repository"
+                ));
+            }
+        }
+    }
+    if parts.is_empty() {
+        return Err(format!("{path}: names no file"));
+    }
+    Ok(parts.join("/"))
+}
+
+/// `git -C repo` with hooks, fsmonitor, prompts and optional locks off, reading none of the
+/// caller's `GIT_DIR`-style variables.
+fn git(repo: &Path) -> Command {
+    let mut c = Command::new("git");
+    c.arg("-C")
+        .arg(repo)
+        .args([
+            "-c",
+            "core.hooksPath=/dev/null",
+            "-c",
+            "core.fsmonitor=false",
+        ])
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_PAGER", "cat")
+        .stdin(Stdio::null());
+    for var in [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_NAMESPACE",
+        "GIT_ATTR_SOURCE",
+        "GIT_EXTERNAL_DIFF",
+    ] {
+        c.env_remove(var);
+    }
+    c
+}
+
+/// `sha256:` + hex of `bytes`.
+pub fn sha256(bytes: &[u8]) -> String {
+    let hex: String = Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
+}
+
+/// What identifies a base scorecard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseKey<'a> {
+    /// The base commit (full id).
+    pub commit: &'a str,
+    /// Hash of the eval settings ([`sha256`] of their description).
+    pub settings: &'a str,
+    /// [`sha256`] of the base suite file.
+    pub suite: &'a str,
+    /// Fingerprint of the base surface.
+    pub surface: &'a str,
+}
+
+impl BaseKey<'_> {
+    /// The cache key (hex).
+    pub fn key(&self) -> String {
+        let doc = json!({
+            "version": BASE_CACHE_VERSION,
+            "commit": self.commit,
+            "settings": self.settings,
+            "suite": self.suite,
+            "surface": self.surface,
+        });
+        sha256(canonical_json(&doc).as_bytes())
+            .trim_start_matches("sha256:")
+            .to_owned()
+    }
+}
+
+/// The base scorecard cache under a cache directory.
+#[derive(Debug, Clone)]
+pub struct BaseCache {
+    dir: PathBuf,
+}
+
+impl BaseCache {
+    /// The cache in `CACHE_DIR/ci-base`.
+    pub fn new(cache_dir: &Path) -> BaseCache {
+        BaseCache {
+            dir: cache_dir.join("ci-base"),
+        }
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    /// The stored scorecard for `key`, if there is a readable one.
+    pub fn load(&self, key: &str) -> Option<Scorecard> {
+        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        let card: Scorecard = serde_json::from_str(&text).ok()?;
+        (card.status != Status::Unhealthy).then_some(card)
+    }
+
+    /// Store a healthy scorecard under `key` (atomically); an unhealthy one is not stored.
+    pub fn store(&self, key: &str, card: &Scorecard) -> std::io::Result<bool> {
+        if card.status == Status::Unhealthy {
+            return Ok(false);
+        }
+        std::fs::create_dir_all(&self.dir)?;
+        write_atomic(
+            &self.path(key),
+            crate::render::json::to_string(card).as_bytes(),
+        )?;
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_normalized_inside_the_repository() {
+        assert_eq!(normalize("./a/../b/c.json").as_deref(), Ok("b/c.json"));
+        assert!(normalize("../x.json").is_err());
+        assert!(normalize("/etc/passwd").is_err());
+        assert!(normalize(".").is_err());
+    }
+
+    #[test]
+    fn every_part_of_the_key_changes_it() {
+        let base = BaseKey {
+            commit: "c",
+            settings: "s",
+            suite: "u",
+            surface: "f",
+        };
+        let k = base.key();
+        assert_eq!(k.len(), 64);
+        for other in [
+            BaseKey {
+                commit: "d",
+                ..base.clone()
+            },
+            BaseKey {
+                settings: "t",
+                ..base.clone()
+            },
+            BaseKey {
+                suite: "v",
+                ..base.clone()
+            },
+            BaseKey {
+                surface: "g",
+                ..base.clone()
+            },
+        ] {
+            assert_ne!(other.key(), k);
+        }
+    }
+}
