@@ -107,7 +107,7 @@ fn snapshot_sarif() {
 fn snapshot_junit() {
     insta::assert_snapshot!(
         "junit",
-        junit::lint(&report(), Severity::Error).expect("junit")
+        junit::lint(&report(), Some(Severity::Error)).expect("junit")
     );
 }
 
@@ -239,7 +239,7 @@ fn junit_fails_findings_at_or_above_fail_on() {
         (Severity::Warn, 7),
         (Severity::Info, 10),
     ] {
-        let xml = junit::lint(&r, fail_on).expect("junit");
+        let xml = junit::lint(&r, Some(fail_on)).expect("junit");
         let parsed = support::parse_junit(&xml);
         assert_eq!(parsed.suites.len(), 1);
         let suite = &parsed.suites[0];
@@ -266,7 +266,7 @@ fn junit_fails_findings_at_or_above_fail_on() {
         assert_eq!(first.file.as_deref(), Some("src/tools/tickets.ts"));
         assert_eq!(suite.property("errors"), Some("3"));
     }
-    let lenient = support::parse_junit(&junit::lint(&r, Severity::Error).expect("junit"));
+    let lenient = support::parse_junit(&junit::lint(&r, Some(Severity::Error)).expect("junit"));
     let info = lenient.suites[0]
         .cases
         .iter()
@@ -292,7 +292,7 @@ fn junit_fails_findings_at_or_above_fail_on() {
 #[test]
 fn junit_is_never_an_empty_suite() {
     let parsed =
-        support::parse_junit(&junit::lint(&empty_report(), Severity::Warn).expect("junit"));
+        support::parse_junit(&junit::lint(&empty_report(), Some(Severity::Warn)).expect("junit"));
     let suite = &parsed.suites[0];
     assert_eq!(suite.tests, 1);
     assert_eq!(suite.cases[0].name, "lint");
@@ -301,7 +301,7 @@ fn junit_is_never_an_empty_suite() {
 
 #[test]
 fn junit_reads_the_same_in_python_junitparser() {
-    let xml = junit::lint(&report(), Severity::Warn).expect("junit");
+    let xml = junit::lint(&report(), Some(Severity::Warn)).expect("junit");
     let Some(summary) = support::junitparser_summary(&xml) else {
         return;
     };

@@ -80,3 +80,15 @@ pub enum FailOn {
     /// Never fail on findings.
     Never,
 }
+
+impl FailOn {
+    /// The least severity that fails; `None` = nothing fails.
+    pub fn severity(self) -> Option<crate::report::lint::Severity> {
+        use crate::report::lint::Severity;
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warn => Some(Severity::Warn),
+            FailOn::Never => None,
+        }
+    }
+}

@@ -28,7 +28,6 @@ use crate::analyze::baseline::{self, Baseline};
 use crate::analyze::lint::{LintOptions, lint};
 use crate::cli::ci::{CiArgs, Switch};
 use crate::cli::input::SurfaceArgs;
-use crate::cli::lint::FailOn;
 use crate::compare::git::{GitError, merge_base, surface_at_ref};
 use crate::compare::surface_diff::diff;
 use crate::github::event::Context;
@@ -36,7 +35,7 @@ use crate::github::{annotations, outputs, summary};
 use crate::render::terminal::Style;
 use crate::report::ci::{CI_VERSION, CiMode, CiReport, CiStatus, Files};
 use crate::report::compare::Verdict;
-use crate::report::lint::{LintReport, Severity};
+use crate::report::lint::LintReport;
 use crate::report::scorecard::{GateKind, Status};
 use crate::suite::Suite;
 use crate::surface::Surface;
@@ -158,6 +157,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
         free_reason,
         notes,
         lint: lint_report,
+        lint_fail_on: args.fail_on.severity(),
         surface: surface_diff,
         head: eval.head,
         base: eval.base,
@@ -395,11 +395,7 @@ fn verdict(args: &CiArgs, lint_report: &LintReport, eval: &EvalPart) -> (CiStatu
     if let Some(e) = &eval.error {
         failed.push(e.clone());
     }
-    let level = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warn => Some(Severity::Warn),
-        FailOn::Never => None,
-    };
+    let level = args.fail_on.severity();
     if let Some(level) = level {
         let n = lint_report
             .findings

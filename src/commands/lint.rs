@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::analyze::baseline::{self, Baseline};
 use crate::analyze::lint::{LintOptions, lint, rules};
-use crate::cli::lint::{FailOn, LintArgs, LintFormat};
+use crate::cli::lint::{LintArgs, LintFormat};
 use crate::render::terminal::Style;
 use crate::report::lint::{LINT_REPORT_VERSION, LintReport, LintSummary, Severity};
 use crate::surface::fingerprint::surface_fingerprint;
@@ -66,12 +66,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     );
     let report = build_report(&input.label, &input.surface, findings, suppressed);
 
-    let fail_on = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warn => Some(Severity::Warn),
-        FailOn::Never => None,
-    };
-    let junit_fail = fail_on.unwrap_or(Severity::Error);
+    let fail_on = args.fail_on.severity();
     let doc = |code: &str| {
         rules::find(code).map(|r| render::sarif::RuleDoc {
             summary: r.summary.to_owned(),
@@ -79,7 +74,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         })
     };
     let junit = |r: &LintReport| {
-        render::junit::lint(r, junit_fail)
+        render::junit::lint(r, fail_on)
             .map_err(|e| Error::Usage(format!("cannot write JUnit XML: {e}")))
     };
     if let Some(p) = &args.sarif {

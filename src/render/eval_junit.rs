@@ -30,10 +30,8 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::providers::ErrorKind;
-use crate::render::lint_terminal::{location, subject};
 use crate::report::ci::{CiMode, CiReport};
 use crate::report::compare::{CompareReport, MetricComparison, Verdict as CompareVerdict};
-use crate::report::lint::{Finding, LintReport, Severity};
 use crate::report::metrics::{Rate, Verdict};
 use crate::report::scorecard::{CaseInfo, ModelResult, Scorecard, TrialRow};
 use crate::stats;
@@ -459,71 +457,6 @@ pub fn junit(card: &Scorecard) -> String {
     to_xml(&report)
 }
 
-/// The lint suite of a CI run. It mirrors `render::junit::lint` (whose per-finding builder is
-/// private there): findings at `error` fail, the rest pass with their text in `<system-out>`.
-fn lint_suite(lint: &LintReport) -> TestSuite {
-    let mut suite = TestSuite::new(super::junit::SUITE_NAME);
-    let s = &lint.summary;
-    suite.add_properties([
-        Property::new("target", lint.target.as_str()),
-        Property::new("fingerprint", lint.fingerprint.as_str()),
-        Property::new("failOn", Severity::Error.as_str()),
-        Property::new("errors", s.errors.to_string()),
-        Property::new("warnings", s.warnings.to_string()),
-        Property::new("infos", s.infos.to_string()),
-        Property::new("suppressed", s.suppressed.to_string()),
-    ]);
-    if lint.findings.is_empty() {
-        let mut case = TestCase::new("lint", TestCaseStatus::success());
-        case.set_classname("surface");
-        suite.add_test_case(case);
-    }
-    for f in &lint.findings {
-        suite.add_test_case(lint_case(f));
-    }
-    suite
-}
-
-fn lint_case(f: &Finding) -> TestCase {
-    let name = match &f.param {
-        Some(p) => format!("{}: {} ({p})", f.code, subject(f)),
-        None => format!("{}: {}", f.code, subject(f)),
-    };
-    let mut body = format!("{}: {}", f.severity.as_str(), f.message);
-    if !f.suggestion.is_empty() {
-        body.push_str("\n→ ");
-        body.push_str(&f.suggestion);
-    }
-    if let Some(at) = location(f) {
-        body.push_str("\nat ");
-        body.push_str(&at);
-    }
-    let mut case = if f.severity >= Severity::Error {
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-        status
-            .set_type(f.code.as_str())
-            .set_message(f.message.as_str())
-            .set_description(body);
-        TestCase::new(name, status)
-    } else {
-        let mut case = TestCase::new(name, TestCaseStatus::success());
-        case.set_system_out(body);
-        case
-    };
-    case.set_classname(match (&f.tool, &f.skill) {
-        (Some(t), _) => t.clone(),
-        (None, Some(s)) => format!("skill:{s}"),
-        (None, None) => "surface".to_owned(),
-    });
-    if let Some(file) = &f.file {
-        case.extra.insert("file".into(), file.as_str().into());
-    }
-    if let Some(line) = f.line {
-        case.extra.insert("line".into(), line.to_string().into());
-    }
-    case
-}
-
 fn metric_case(model: &str, c: &MetricComparison) -> TestCase {
     let name = match &c.subject {
         Some(s) => format!("{} {s}", c.metric),
@@ -595,7 +528,7 @@ pub fn compare(report: &CompareReport) -> String {
 /// one skipped testcase saying why nothing was measured.
 pub fn ci(ci: &CiReport) -> String {
     let mut report = Report::new("mf ci");
-    report.add_test_suite(lint_suite(&ci.lint));
+    report.add_test_suite(super::junit::lint_suite(&ci.lint, ci.lint_fail_on));
     match &ci.head {
         Some(card) => {
             for model in &card.models {

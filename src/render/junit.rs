@@ -51,8 +51,8 @@ fn body(finding: &Finding) -> String {
     text
 }
 
-fn test_case(finding: &Finding, fail_on: Severity) -> TestCase {
-    let mut case = if finding.severity >= fail_on {
+fn test_case(finding: &Finding, fail_on: Option<Severity>) -> TestCase {
+    let mut case = if fail_on.is_some_and(|s| finding.severity >= s) {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
             .set_type(finding.code.as_str())
@@ -74,15 +74,16 @@ fn test_case(finding: &Finding, fail_on: Severity) -> TestCase {
     case
 }
 
-/// A lint report as JUnit XML. Findings at `fail_on` or worse are failures; the rest pass.
-/// Fails only if the XML writer fails, which writing to memory does not.
-pub fn lint(report: &LintReport, fail_on: Severity) -> Result<String, SerializeError> {
+/// The lint testsuite: findings at `fail_on` or worse are failures (none with `None`); the
+/// rest pass with their text in `<system-out>`. Shared by `mf lint --junit` and the CI JUnit
+/// file.
+pub(crate) fn lint_suite(report: &LintReport, fail_on: Option<Severity>) -> TestSuite {
     let mut suite = TestSuite::new(SUITE_NAME);
     let s = &report.summary;
     suite.add_properties([
         Property::new("target", report.target.as_str()),
         Property::new("fingerprint", report.fingerprint.as_str()),
-        Property::new("failOn", fail_on.as_str()),
+        Property::new("failOn", fail_on.map_or("never", Severity::as_str)),
         Property::new("tools", s.tools.to_string()),
         Property::new("skills", s.skills.to_string()),
         Property::new("errors", s.errors.to_string()),
@@ -97,8 +98,13 @@ pub fn lint(report: &LintReport, fail_on: Severity) -> Result<String, SerializeE
     } else {
         suite.add_test_cases(report.findings.iter().map(|f| test_case(f, fail_on)));
     }
+    suite
+}
 
+/// A lint report as JUnit XML. Findings at `fail_on` or worse are failures (none with `None`);
+/// the rest pass. Fails only if the XML writer fails, which writing to memory does not.
+pub fn lint(report: &LintReport, fail_on: Option<Severity>) -> Result<String, SerializeError> {
     let mut junit = Report::new("mf");
-    junit.add_test_suite(suite);
+    junit.add_test_suite(lint_suite(report, fail_on));
     junit.to_string()
 }

@@ -36,6 +36,10 @@ pub struct CiReport {
     pub notes: Vec<String>,
     /// Lint of the head surface.
     pub lint: LintReport,
+    /// The lint severity that fails the run (`--fail-on`); `null` = never; absent = `error`
+    /// (the default of `--fail-on`).
+    #[serde(default = "fail_on_error")]
+    pub lint_fail_on: Option<super::lint::Severity>,
     /// Surface diff base → head (when a base revision was available).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<SurfaceDiff>,
@@ -54,6 +58,10 @@ pub struct CiReport {
     /// Files written by this run (paths as given).
     #[serde(default)]
     pub files: Files,
+}
+
+fn fail_on_error() -> Option<super::lint::Severity> {
+    Some(super::lint::Severity::Error)
 }
 
 /// The headline status.
