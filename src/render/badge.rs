@@ -75,6 +75,17 @@ fn accuracy_text(r: &Rate) -> Option<String> {
     })
 }
 
+/// Green from 90% selection accuracy, yellow from 70%, red below.
+fn accuracy_color(value: f64) -> Color {
+    if value >= 0.9 {
+        Color::BrightGreen
+    } else if value >= 0.7 {
+        Color::Yellow
+    } else {
+        Color::Red
+    }
+}
+
 fn scorecard_badge(card: &Scorecard) -> Badge {
     let rate = card.models.first().map(|m| &m.metrics.selection_accuracy);
     let (message, color) = match rate.and_then(|r| Some((accuracy_text(r)?, r.value?))) {
@@ -83,9 +94,7 @@ fn scorecard_badge(card: &Scorecard) -> Badge {
             let color = match card.status {
                 Status::Fail => Color::Red,
                 Status::Unhealthy => Color::Yellow,
-                Status::Pass if value >= 0.9 => Color::BrightGreen,
-                Status::Pass if value >= 0.7 => Color::Yellow,
-                Status::Pass => Color::Red,
+                Status::Pass => accuracy_color(value),
             };
             (text, color)
         }
@@ -121,11 +130,17 @@ pub fn badge(doc: &Document) -> Badge {
                 CiStatus::Fail => ("fail", Color::Red),
                 CiStatus::Unhealthy => ("unhealthy", Color::Yellow),
             };
-            let accuracy = ci
+            let rate = ci
                 .head
                 .as_ref()
                 .and_then(|c| c.models.first())
-                .and_then(|m| accuracy_text(&m.metrics.selection_accuracy));
+                .map(|m| &m.metrics.selection_accuracy);
+            let accuracy = rate.and_then(accuracy_text);
+            // A passing full run is coloured by its accuracy, as a scorecard's badge is.
+            let color = match (ci.status, ci.mode, rate.and_then(|r| r.value)) {
+                (CiStatus::Pass, CiMode::Full, Some(v)) => accuracy_color(v),
+                _ => color,
+            };
             let message = match (ci.mode, accuracy) {
                 (CiMode::Free, _) => format!("{word} (free checks)"),
                 (CiMode::Full, Some(a)) => format!("{word} · {a}"),

@@ -15,8 +15,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    set_output_mode(tmp.as_file(), path)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A temporary file is created private (0600); the output keeps the mode of the file it
+/// replaces, or gets the usual 0644 — reports are meant to be read by other tools and users.
+#[cfg(unix)]
+fn set_output_mode(file: &std::fs::File, target: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(target)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| std::fs::Permissions::from_mode(0o644));
+    file.set_permissions(mode)
+}
+
+/// Windows has no mode bits to fix.
+#[cfg(not(unix))]
+fn set_output_mode(_file: &std::fs::File, _target: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
@@ -36,6 +54,20 @@ mod tests {
             .map(|e| e.expect("entry").file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_are_readable_and_keep_an_existing_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("report.json");
+        write_atomic(&target, b"{}").expect("write");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode(&target), 0o644);
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        write_atomic(&target, b"{}").expect("rewrite");
+        assert_eq!(mode(&target), 0o640);
     }
 
     #[test]
