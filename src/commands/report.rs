@@ -4,8 +4,9 @@ use std::path::Path;
 
 use crate::cli::report::{ReportArgs, ReportFormat};
 use crate::render::document::Document;
-use crate::render::template::{Engine, SUMMARY, View};
+use crate::render::template::{Engine, SUMMARY};
 use crate::render::terminal::Style;
+use crate::render::view::View;
 use crate::render::{badge, ci, compare, eval_junit, eval_terminal, html, json};
 use crate::util::atomic::write_atomic;
 use crate::{Error, Exit};

@@ -11,8 +11,9 @@ use std::fmt::Write;
 use std::path::Path;
 
 use super::document::Document;
-use super::template::{COMMENT, Limit, SUMMARY, TemplateError, View, fit};
+use super::template::{COMMENT, Limit, SUMMARY, TemplateError, fit};
 use super::terminal::Style;
+use super::view::View;
 use crate::report::ci::{CiMode, CiReport, CiStatus};
 
 /// The hidden marker that identifies mf's sticky PR comment.

@@ -30,7 +30,7 @@ fn delta(d: Option<f64>) -> String {
 }
 
 /// A p-value for people: four decimals, or scientific notation below 0.0001.
-fn p_text(p: f64) -> String {
+pub(crate) fn p_text(p: f64) -> String {
     if p > 0.0 && p < 1e-4 {
         format!("{p:.1e}")
     } else {
@@ -61,7 +61,7 @@ fn label(m: &MetricComparison) -> String {
     }
 }
 
-fn pairing_text(p: Pairing) -> &'static str {
+pub(crate) fn pairing_text(p: Pairing) -> &'static str {
     match p {
         Pairing::Case => "case-level sign test",
         Pairing::Trial => "trial-level sign test",

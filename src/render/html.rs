@@ -13,7 +13,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::document::Document;
-use super::template::{CompareRow, HTML, ModelView, RateView, TemplateError, View, render_with};
+use super::template::{HTML, TemplateError, render_with};
+use super::view::{CompareRow, ModelView, RateView, View};
 
 /// Most rows and columns a heat map draws; larger matrices keep the tools in the most
 /// confusion pairs.

@@ -15,6 +15,7 @@ pub mod markdown;
 pub mod sarif;
 pub mod template;
 pub mod terminal;
+pub mod view;
 
 /// A share as a whole percentage (`17%`), or `n/a` when it was not measured.
 pub(crate) fn percent(value: Option<f64>) -> String {
