@@ -543,7 +543,7 @@ impl Git {
 
 /// A `git` command for `dir` with hooks, fsmonitor, prompts, optional locks and pathspec magic
 /// off, reading no `GIT_DIR`-style variables from the caller.
-fn base_command(dir: &Path) -> Command {
+pub(crate) fn base_command(dir: &Path) -> Command {
     let mut c = Command::new("git");
     c.arg("-C")
         .arg(dir)

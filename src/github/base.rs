@@ -14,7 +14,7 @@
 //! and the base surface. Only healthy scorecards are stored; an unreadable entry is a miss.
 
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -104,36 +104,10 @@ pub fn normalize(path: &str) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
-/// `git -C repo` with hooks, fsmonitor, prompts and optional locks off, reading none of the
-/// caller's `GIT_DIR`-style variables.
+/// `git -C repo` as the rest of mf runs it: hooks, fsmonitor, prompts and optional locks off,
+/// none of the caller's `GIT_DIR`-style variables (see `compare::git`).
 fn git(repo: &Path) -> Command {
-    let mut c = Command::new("git");
-    c.arg("-C")
-        .arg(repo)
-        .args([
-            "-c",
-            "core.hooksPath=/dev/null",
-            "-c",
-            "core.fsmonitor=false",
-        ])
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env("GIT_PAGER", "cat")
-        .stdin(Stdio::null());
-    for var in [
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_INDEX_FILE",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-        "GIT_COMMON_DIR",
-        "GIT_NAMESPACE",
-        "GIT_ATTR_SOURCE",
-        "GIT_EXTERNAL_DIFF",
-    ] {
-        c.env_remove(var);
-    }
-    c
+    crate::compare::git::base_command(repo)
 }
 
 /// `sha256:` + hex of `bytes`.
