@@ -384,8 +384,10 @@ fn subject_names_pairs_skills_and_the_surface() {
 }
 
 /// Validators and parsers the checks above rely on, none of them written by the renderers.
+#[path = "support/junit.rs"]
+mod junit_model;
+
 mod support {
-    use serde::Deserialize;
     use serde_json::Value;
 
     use super::fixture_path;
@@ -417,109 +419,6 @@ mod support {
             .expect("schema compiles")
     }
 
-    /// A JUnit document as a reporter reads it, parsed with quick-xml's serde reader.
-    #[derive(Debug, Deserialize)]
-    pub struct Testsuites {
-        #[serde(rename = "testsuite", default)]
-        pub suites: Vec<Testsuite>,
-    }
-
-    #[derive(Debug, Deserialize)]
-    pub struct Testsuite {
-        #[serde(rename = "@name")]
-        pub name: String,
-        #[serde(rename = "@tests")]
-        pub tests: usize,
-        #[serde(rename = "@failures")]
-        pub failures: usize,
-        #[serde(default)]
-        pub properties: Properties,
-        #[serde(rename = "testcase", default)]
-        pub cases: Vec<Testcase>,
-    }
-
-    impl Testsuite {
-        pub fn property(&self, name: &str) -> Option<&str> {
-            self.properties
-                .items
-                .iter()
-                .find(|p| p.name == name)
-                .map(|p| p.value.as_str())
-        }
-    }
-
-    #[derive(Debug, Default, Deserialize)]
-    pub struct Properties {
-        #[serde(rename = "property", default)]
-        pub items: Vec<Property>,
-    }
-
-    #[derive(Debug, Deserialize)]
-    pub struct Property {
-        #[serde(rename = "@name")]
-        pub name: String,
-        #[serde(rename = "@value")]
-        pub value: String,
-    }
-
-    #[derive(Debug, Deserialize)]
-    pub struct Testcase {
-        #[serde(rename = "@name")]
-        pub name: String,
-        #[serde(rename = "@classname")]
-        pub classname: String,
-        #[serde(rename = "@file")]
-        pub file: Option<String>,
-        pub failure: Option<Failure>,
-        #[serde(rename = "system-out")]
-        pub system_out: Option<String>,
-    }
-
-    #[derive(Debug, Deserialize)]
-    pub struct Failure {
-        #[serde(rename = "@type")]
-        pub kind: String,
-        #[serde(rename = "$text", default)]
-        pub body: String,
-    }
-
-    pub fn parse_junit(xml: &str) -> Testsuites {
-        quick_xml::de::from_str(xml)
-            .unwrap_or_else(|e| panic!("JUnit XML does not parse: {e}\n{xml}"))
-    }
-
-    /// The document as Python's junitparser reads it (tests/fixtures/render/junit_summary.py), or
-    /// `None` when python3 with junitparser is not installed — unless `MF_REQUIRE_JUNITPARSER`
-    /// is set, which makes its absence a failure.
-    pub fn junitparser_summary(xml: &str) -> Option<Value> {
-        use std::io::Write;
-        let required = std::env::var_os("MF_REQUIRE_JUNITPARSER").is_some();
-        let probe = std::process::Command::new("python3")
-            .args(["-c", "import junitparser"])
-            .output();
-        if !probe.is_ok_and(|o| o.status.success()) {
-            assert!(
-                !required,
-                "MF_REQUIRE_JUNITPARSER is set but python3 cannot import junitparser"
-            );
-            let _ = writeln!(
-                std::io::stderr(),
-                "skipped: python3 with junitparser not found (pip install junitparser)"
-            );
-            return None;
-        }
-        let mut file = tempfile::NamedTempFile::new().expect("temp file");
-        file.write_all(xml.as_bytes()).expect("write xml");
-        let out = std::process::Command::new("python3")
-            .arg(fixture_path("junit_summary.py"))
-            .arg(file.path())
-            .output()
-            .expect("run junit_summary.py");
-        assert!(
-            out.status.success(),
-            "junitparser failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(serde_json::from_slice(&out.stdout).expect("summary is JSON"))
-    }
+    /// JUnit as consumers read it (quick-xml model, Python junitparser): tests/support/junit.rs.
+    pub use super::junit_model::{junitparser_summary, parse_junit};
 }
