@@ -95,6 +95,34 @@ pub struct CiArgs {
     /// Write a shields.io endpoint badge JSON to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Reports")]
     pub badge: Option<PathBuf>,
+    /// Render the job summary with this minijinja template instead of templates/summary.md.j2.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub template_summary: Option<PathBuf>,
+    /// Render the PR comment with this template instead of templates/comment.md.j2.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub template_comment: Option<PathBuf>,
+    /// Render the HTML report with this template instead of templates/report.html.j2.
+    #[arg(long, value_name = "FILE", help_heading = "Reports")]
+    pub template_html: Option<PathBuf>,
+}
+
+impl CiArgs {
+    /// Every custom template must be a readable file before anything runs (a paid eval must not
+    /// end in a missing template).
+    pub fn check_templates(&self) -> Result<(), String> {
+        for (flag, path) in [
+            ("--template-summary", &self.template_summary),
+            ("--template-comment", &self.template_comment),
+            ("--template-html", &self.template_html),
+        ] {
+            if let Some(p) = path
+                && let Err(e) = std::fs::read_to_string(p)
+            {
+                return Err(format!("{flag} {}: {e}", p.display()));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `on` / `off`.

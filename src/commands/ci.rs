@@ -32,6 +32,7 @@ use crate::compare::git::{GitError, merge_base, surface_at_ref};
 use crate::compare::surface_diff::diff;
 use crate::github::event::Context;
 use crate::github::{annotations, outputs, summary};
+use crate::render::document::Document;
 use crate::render::terminal::Style;
 use crate::report::ci::{CI_VERSION, CiMode, CiReport, CiStatus, Files};
 use crate::report::compare::Verdict;
@@ -65,6 +66,7 @@ struct FoundSuite {
 }
 
 pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
+    args.check_templates().map_err(Error::Usage)?;
     validate(args)?;
     let ctx = Context::from_env();
     for w in &ctx.warnings {
@@ -170,7 +172,15 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
     if args.summary == Switch::On
         && let Some(path) = &ctx.step_summary
     {
-        match summary::append(path, &render::ci::summary(&ci)) {
+        let text = match &args.template_summary {
+            Some(t) => publish::custom_or_builtin(
+                render::ci::summary_with(&Document::Ci(Box::new(ci.clone())), Some(t)),
+                t,
+                || render::ci::summary(&ci),
+            ),
+            None => render::ci::summary(&ci),
+        };
+        match summary::append(path, &text) {
             Ok(summary::Appended::Whole) => {}
             Ok(summary::Appended::Cut) => {
                 super::note("note: the job summary was cut to stay under 1 MiB");

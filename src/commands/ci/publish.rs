@@ -55,7 +55,13 @@ pub(super) fn write_reports(
     }
     let doc = Document::Ci(Box::new(ci.clone()));
     if let Some(p) = &args.html {
-        write(p, &render::html::report(&doc))?;
+        let html = match &args.template_html {
+            Some(t) => custom_or_builtin(render::html::report_with(&doc, Some(t)), t, || {
+                render::html::report(&doc)
+            }),
+            None => render::html::report(&doc),
+        };
+        write(p, &html)?;
     }
     if let Some(p) = &args.badge {
         let badge = render::badge::badge(&doc);
@@ -116,7 +122,15 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
             ),
         );
     };
-    let mut body = render::ci::comment(ci);
+    let mut body = match &args.template_comment {
+        Some(t) => {
+            let doc = Document::Ci(Box::new(ci.clone()));
+            custom_or_builtin(render::ci::comment_with(&doc, Some(t)), t, || {
+                render::ci::comment(ci)
+            })
+        }
+        None => render::ci::comment(ci),
+    };
     if !comment::is_ours(&body) {
         body = format!("{}\n{body}", comment::COMMENT_MARKER);
     }
@@ -152,5 +166,24 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
             ),
         ),
         Err(e) => skip(ci, format!("{e}")),
+    }
+}
+
+/// The custom template's rendering, or — when it fails after the run has already paid for its
+/// evals — the built-in one, with a warning naming the template and the error.
+pub(super) fn custom_or_builtin(
+    custom: Result<String, crate::render::template::TemplateError>,
+    template: &Path,
+    builtin: impl FnOnce() -> String,
+) -> String {
+    match custom {
+        Ok(text) => text,
+        Err(e) => {
+            super::super::note(&format!(
+                "warning: template {}: {e}; using the built-in one",
+                template.display()
+            ));
+            builtin()
+        }
     }
 }
