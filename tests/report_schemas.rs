@@ -1,6 +1,6 @@
-//! The JSON that `mf lint`, `mf cluster` and `mf eval` print validates against the committed
-//! JSON Schemas in `schemas/` (the machine form of SCHEMA.md), with unknown fields refused, so
-//! the types and the documented contract cannot drift apart unnoticed.
+//! The JSON that `mf lint`, `mf cluster`, `mf eval`, `mf compare` and `mf ci` write validates
+//! against the committed JSON Schemas in `schemas/` (the machine form of SCHEMA.md), with unknown
+//! fields refused, so the types and the documented contract cannot drift apart unnoticed.
 
 #[path = "support/chat_server.rs"]
 mod chat_server;
@@ -465,4 +465,541 @@ async fn eval_scorecard_of_a_priced_http_model_matches_its_schema() {
             row["usage"]["totalTokens"] = json!(1010);
         });
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compare and CI documents.
+
+/// Every schema in `schemas/`, each checked against the 2020-12 meta-schema, registered under
+/// its `$id` so a relative `$ref` ("scorecard.schema.json#/$defs/rate") resolves offline.
+fn linked_validator(name: &str) -> jsonschema::Validator {
+    let mut schemas: Vec<(String, Value)> = Vec::new();
+    for entry in std::fs::read_dir(root().join("schemas")).expect("schemas/") {
+        let path = entry.expect("entry").path();
+        let file = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("file name")
+            .to_owned();
+        if !file.ends_with(".schema.json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("schema");
+        let schema: Value = serde_json::from_str(&text).expect("schema JSON");
+        jsonschema::draft202012::meta::validate(&schema)
+            .unwrap_or_else(|e| panic!("{file} is not valid 2020-12: {e}"));
+        let id = schema["$id"].as_str().expect("$id").to_owned();
+        assert!(id.ends_with(&format!("/{file}")), "{file}: $id {id}");
+        schemas.push((file, schema));
+    }
+    let registry = jsonschema::Registry::new()
+        .extend(
+            schemas
+                .iter()
+                .map(|(_, s)| (s["$id"].as_str().expect("$id"), s)),
+        )
+        .expect("schema ids are URIs")
+        .prepare()
+        .expect("registry");
+    let (_, schema) = schemas
+        .iter()
+        .find(|(file, _)| file == name)
+        .unwrap_or_else(|| panic!("no schemas/{name}"));
+    jsonschema::draft202012::options()
+        .with_registry(&registry)
+        .build(schema)
+        .unwrap_or_else(|e| panic!("{name} compiles: {e}"))
+}
+
+/// A document valid before `edit` must be refused after it.
+fn assert_doc_refused(
+    v: &jsonschema::Validator,
+    doc: &Value,
+    what: &str,
+    edit: impl FnOnce(&mut Value),
+) {
+    let mut doc = doc.clone();
+    edit(&mut doc);
+    assert!(
+        !v.is_valid(&doc),
+        "the schema accepts a document with {what}"
+    );
+}
+
+/// Parse stdout as JSON, or fail with everything mf printed.
+fn stdout_json(out: &std::process::Output, what: &str) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{what}: stdout is not JSON ({e})\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// 20 cases over the five tools of `chat_server::tools_json()`: ten refunds, ten others.
+fn compare_suite() -> Value {
+    let others = [
+        "search_tickets",
+        "get_ticket",
+        "lookup_order",
+        "get_invoice",
+    ];
+    let mut cases = Vec::new();
+    for i in 0..10 {
+        cases.push(
+            json!({"id": format!("refund-{i}"), "input": format!("refund order {i}"),
+                          "expectedTool": "issue_refund"}),
+        );
+    }
+    for i in 0..10 {
+        cases.push(
+            json!({"id": format!("other-{i}"), "input": format!("other request {i}"),
+                          "expectedTool": others[i % others.len()]}),
+        );
+    }
+    json!({"name": "schema-compare", "cases": cases})
+}
+
+/// Every case answered correctly, except refunds go to `refund_tool` and `other-1` (a
+/// get_ticket case) goes to `ticket_tool`.
+fn compare_script(refund_tool: &str, ticket_tool: &str) -> Value {
+    let others = [
+        "search_tickets",
+        "get_ticket",
+        "lookup_order",
+        "get_invoice",
+    ];
+    let mut m = serde_json::Map::new();
+    for i in 0..10 {
+        m.insert(format!("refund order {i}"), json!(refund_tool));
+        let tool = if i == 1 {
+            ticket_tool
+        } else {
+            others[i % others.len()]
+        };
+        m.insert(format!("other request {i}"), json!(tool));
+    }
+    Value::Object(m)
+}
+
+#[test]
+fn compare_json_of_two_scorecards_matches_its_schema() {
+    let v = linked_validator("compare-report.schema.json");
+    let dir = tempfile::tempdir().expect("tmp");
+    let d = dir.path();
+    std::fs::write(d.join("tools.json"), chat_server::tools_json().to_string()).expect("tools");
+    std::fs::write(d.join("suite.json"), compare_suite().to_string()).expect("suite");
+    let eval = |script: Value, out: &str| {
+        std::fs::write(d.join("script.json"), script.to_string()).expect("script");
+        let o = mf()
+            .current_dir(d)
+            .args([
+                "eval",
+                "tools.json",
+                "--suite",
+                "suite.json",
+                "--models",
+                "scripted:script.json",
+                "--no-cache",
+                "--format",
+                "json",
+                "--json-out",
+                out,
+            ])
+            .output()
+            .expect("eval");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    eval(compare_script("issue_refund", "get_ticket"), "base.json");
+    eval(
+        compare_script("lookup_order", "search_tickets"),
+        "head.json",
+    );
+
+    let out = mf()
+        .current_dir(d)
+        .args(["compare", "base.json", "head.json", "--format", "json"])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(0));
+    let doc = stdout_json(&out, "mf compare base.json head.json");
+    assert_valid(&v, &doc, "compare of two scorecards");
+    // The run exercises what it is here for: a verdict, all three families, a note.
+    assert_eq!(doc["verdict"], "regressed");
+    assert!(doc.get("surface").is_none());
+    let model = &doc["eval"]["models"][0];
+    for family in ["metrics", "tools", "pairs"] {
+        assert!(
+            !model[family].as_array().expect(family).is_empty(),
+            "{family}: {doc:#}"
+        );
+    }
+    let all: Vec<&Value> = ["metrics", "tools", "pairs"]
+        .iter()
+        .flat_map(|f| model[f].as_array().expect("family"))
+        .collect();
+    assert!(
+        all.iter().any(|m| m["notes"].is_array()),
+        "some comparison carries a note: {doc:#}"
+    );
+    assert!(all.iter().any(|m| m["verdict"] == "insufficient-data"));
+
+    // The schema is not vacuous.
+    assert_doc_refused(&v, &doc, "an unknown top-level field", |d| {
+        d["extra"] = json!(1);
+    });
+    assert_doc_refused(&v, &doc, "an unknown top-level verdict", |d| {
+        d["verdict"] = json!("worse");
+    });
+    assert_doc_refused(&v, &doc, "an unknown metric verdict", |d| {
+        d["eval"]["models"][0]["metrics"][0]["verdict"] = json!("no-change");
+    });
+    assert_doc_refused(&v, &doc, "no verdict beside an eval", |d| {
+        d.as_object_mut().expect("doc").remove("verdict");
+    });
+    assert_doc_refused(&v, &doc, "an unknown pairing", |d| {
+        d["eval"]["gate"]["pairing"] = json!("model");
+    });
+    assert_doc_refused(&v, &doc, "a p-value above 1", |d| {
+        d["eval"]["models"][0]["metrics"][0]["case"]["p"] = json!(1.5);
+    });
+    assert_doc_refused(&v, &doc, "a tool comparison without its subject", |d| {
+        let t = d["eval"]["models"][0]["tools"][0]
+            .as_object_mut()
+            .expect("tool");
+        t.remove("subject");
+    });
+    assert_doc_refused(
+        &v,
+        &doc,
+        "a drifted rate (from the scorecard schema)",
+        |d| {
+            d["eval"]["models"][0]["metrics"][0]["before"]["percent"] = json!(100);
+        },
+    );
+    assert_doc_refused(&v, &doc, "sides that say surface beside an eval", |d| {
+        d["base"]["kind"] = json!("surface");
+    });
+}
+
+#[test]
+fn compare_json_of_two_surfaces_matches_its_schema() {
+    let v = linked_validator("compare-report.schema.json");
+    let out = mf()
+        .args([
+            "compare",
+            "tests/fixtures/servers/filesystem.tools.json",
+            "tests/fixtures/compare/filesystem.edited.tools.json",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("compare");
+    assert_eq!(out.status.code(), Some(0));
+    let doc = stdout_json(&out, "mf compare of two surfaces");
+    assert_valid(&v, &doc, "surface diff");
+    assert!(doc.get("verdict").is_none() && doc.get("eval").is_none());
+    let surface = &doc["surface"];
+    for list in ["removed", "redescribed"] {
+        assert!(
+            !surface[list].as_array().expect(list).is_empty(),
+            "{list}: {doc:#}"
+        );
+    }
+
+    assert_doc_refused(&v, &doc, "an unknown top-level field", |d| {
+        d["extra"] = json!(1);
+    });
+    assert_doc_refused(&v, &doc, "a verdict without an eval", |d| {
+        d["verdict"] = json!("unchanged");
+    });
+    assert_doc_refused(&v, &doc, "neither eval nor surface", |d| {
+        d.as_object_mut().expect("doc").remove("surface");
+    });
+    assert_doc_refused(&v, &doc, "an unknown side kind", |d| {
+        d["head"]["kind"] = json!("server");
+    });
+    assert_doc_refused(&v, &doc, "a one-sided description change", |d| {
+        d["surface"]["redescribed"][0]["description"] = json!(["old"]);
+    });
+    assert_doc_refused(&v, &doc, "a removed tool with tokens after", |d| {
+        d["surface"]["removed"][0]["tokensAfter"] = json!(1);
+    });
+    assert_doc_refused(&v, &doc, "an unknown field in the token totals", |d| {
+        d["surface"]["tokens"]["percent"] = json!(3);
+    });
+}
+
+/// A git repository whose base commit holds the CI fixture surface and suite and whose head
+/// commit renames `issue_refund` (the script still calls it: a planted regression), re-describes
+/// `search_tickets` and re-schemes `get_ticket`; and the script, outside the repository.
+struct CiRepo {
+    _root: tempfile::TempDir,
+    repo: PathBuf,
+    cache: PathBuf,
+    script: PathBuf,
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+impl CiRepo {
+    fn new() -> CiRepo {
+        let fixture = |name: &str| -> Value {
+            let text = std::fs::read_to_string(root().join("tests/fixtures/ci").join(name))
+                .expect("fixture");
+            serde_json::from_str(&text).expect("fixture JSON")
+        };
+        let write = |path: &Path, v: &Value| {
+            std::fs::write(path, serde_json::to_string_pretty(v).expect("json")).expect("write");
+        };
+        let root_dir = tempfile::tempdir().expect("tmp");
+        let repo = root_dir.path().join("repo");
+        let cache = root_dir.path().join("cache");
+        std::fs::create_dir_all(&repo).expect("mkdir");
+        let script = root_dir.path().join("script.json");
+        write(&script, &fixture("script.json"));
+        git(&repo, &["init", "-q", "-b", "main"]);
+        let mut tools = fixture("tools.json");
+        let mut suite = fixture("mf.suite.json");
+        write(&repo.join("tools.json"), &tools);
+        write(&repo.join("mf.suite.json"), &suite);
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", "base"]);
+        for t in tools["tools"].as_array_mut().expect("tools") {
+            match t["name"].as_str().expect("name") {
+                "issue_refund" => t["name"] = json!("refund_payment"),
+                "search_tickets" => {
+                    t["description"] = json!(
+                        "Search support tickets by free text in subjects and bodies. Use to \
+                         find tickets when no ticket id is known; use get_ticket with an id."
+                    );
+                }
+                "get_ticket" => {
+                    t["inputSchema"]["properties"]["ticket_id"]["pattern"] = json!("^T-[0-9]+$");
+                }
+                _ => {}
+            }
+        }
+        for c in suite["cases"].as_array_mut().expect("cases") {
+            if c["expectedTool"] == "issue_refund" {
+                c["expectedTool"] = json!("refund_payment");
+            }
+        }
+        write(&repo.join("tools.json"), &tools);
+        write(&repo.join("mf.suite.json"), &suite);
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", "head"]);
+        CiRepo {
+            _root: root_dir,
+            repo,
+            cache,
+            script,
+        }
+    }
+
+    /// `mf ci ARGS` in the repository, outside GitHub Actions; the document it wrote.
+    fn ci(&self, args: &[&str]) -> (Option<i32>, Value) {
+        let json_out = self.repo.join("ci.json");
+        let _ = std::fs::remove_file(&json_out);
+        let mut cmd = Command::cargo_bin("mf").expect("mf");
+        cmd.current_dir(&self.repo);
+        for (k, _) in std::env::vars_os() {
+            let k = k.to_string_lossy().into_owned();
+            if k.starts_with("GITHUB_")
+                || k.starts_with("RUNNER_")
+                || k.starts_with("MF_")
+                || k.ends_with("_API_KEY")
+            {
+                cmd.env_remove(&k);
+            }
+        }
+        let out = cmd
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("NO_COLOR", "1")
+            .arg("ci")
+            .args([
+                "--suite",
+                "mf.suite.json",
+                "--cache-dir",
+                self.cache.to_str().expect("utf-8"),
+                "--json-out",
+                "ci.json",
+                "--comment",
+                "off",
+                "--summary",
+                "off",
+            ])
+            .args(args)
+            .output()
+            .expect("mf ci runs");
+        let text = std::fs::read_to_string(&json_out).unwrap_or_else(|e| {
+            panic!(
+                "mf ci {args:?} wrote no ci.json ({e})\nstdout: {}\nstderr: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (
+            out.status.code(),
+            serde_json::from_str(&text).expect("ci.json is JSON"),
+        )
+    }
+}
+
+#[test]
+fn ci_json_of_a_full_and_a_free_run_matches_its_schema() {
+    let v = linked_validator("ci-report.schema.json");
+    let repo = CiRepo::new();
+    let models = format!("scripted:{}", repo.script.display());
+    let full_args = [
+        "--models",
+        models.as_str(),
+        "--base-ref",
+        "HEAD~1",
+        "--repeat",
+        "2",
+        "--fail-on-regression",
+        "--junit",
+        "mf.junit.xml",
+        "--sarif",
+        "mf.sarif",
+        "--html",
+        "mf-report.html",
+        "--badge",
+        "mf-badge.json",
+    ];
+
+    // Full: lint, surface diff, head and base evals, compare; the regression fails the gate.
+    let (code, full) = repo.ci(&full_args);
+    assert_valid(&v, &full, "full-mode mf ci");
+    assert_eq!(code, Some(2), "{full:#}");
+    assert_eq!(full["mode"], "full");
+    assert_eq!(full["status"], "fail");
+    assert_eq!(full["compare"]["verdict"], "regressed");
+    for part in ["surface", "head", "base", "compare"] {
+        assert!(full[part].is_object(), "{part}: {full:#}");
+    }
+    assert!(full.get("baseReused").is_none());
+    assert!(full.get("freeReason").is_none());
+    for list in [
+        "added",
+        "removed",
+        "redescribed",
+        "reschemed",
+        "newFindings",
+    ] {
+        assert!(
+            !full["surface"][list].as_array().expect(list).is_empty(),
+            "{list}: {full:#}"
+        );
+    }
+    assert_eq!(full["lintFailOn"], "error");
+    assert!(full["files"]["junit"].is_string() && full["files"]["badge"].is_string());
+
+    // Again: the stored base scorecard is reused.
+    let (_, reused) = repo.ci(&full_args);
+    assert_valid(&v, &reused, "full-mode mf ci, base reused");
+    assert_eq!(reused["baseReused"], true);
+
+    // Free: no models; no base revision either (not a pull request, no --base-ref), so notes.
+    let (code, free) = repo.ci(&["--fail-on", "never"]);
+    assert_valid(&v, &free, "free-mode mf ci");
+    assert_eq!(code, Some(0), "{free:#}");
+    assert_eq!(free["mode"], "free");
+    assert!(
+        free["freeReason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("no models")),
+        "{free:#}"
+    );
+    assert!(free["notes"].is_array(), "{free:#}");
+    assert!(
+        free["lintFailOn"].is_null(),
+        "--fail-on never is written as null"
+    );
+    for absent in ["surface", "head", "base", "compare", "baseReused"] {
+        assert!(free.get(absent).is_none(), "{absent}: {free:#}");
+    }
+
+    // The schema is not vacuous.
+    assert_doc_refused(&v, &full, "an unknown top-level field", |d| {
+        d["extra"] = json!(1);
+    });
+    assert_doc_refused(&v, &full, "an unknown status", |d| {
+        d["status"] = json!("failed");
+    });
+    assert_doc_refused(&v, &full, "an unknown mode", |d| {
+        d["mode"] = json!("partial");
+    });
+    assert_doc_refused(&v, &full, "an unknown compare verdict", |d| {
+        d["compare"]["verdict"] = json!("worse");
+    });
+    assert_doc_refused(&v, &full, "a drifted head scorecard", |d| {
+        d["head"]["status"] = json!("passed");
+    });
+    assert_doc_refused(&v, &full, "a drifted lint report", |d| {
+        d["lint"]["summary"]["extra"] = json!(1);
+    });
+    assert_doc_refused(&v, &full, "a drifted surface diff", |d| {
+        d["surface"]["tokens"]["percent"] = json!(1);
+    });
+    assert_doc_refused(&v, &full, "a drifted new lint finding", |d| {
+        d["surface"]["newFindings"][0]["severity"] = json!("warning");
+    });
+    assert_doc_refused(&v, &full, "a compare without its eval", |d| {
+        d["compare"]
+            .as_object_mut()
+            .expect("compare")
+            .remove("eval");
+    });
+    assert_doc_refused(&v, &full, "lintFailOn left out", |d| {
+        d.as_object_mut().expect("doc").remove("lintFailOn");
+    });
+    assert_doc_refused(&v, &full, "an unknown lintFailOn", |d| {
+        d["lintFailOn"] = json!("warning");
+    });
+    assert_doc_refused(&v, &full, "an unknown file kind", |d| {
+        d["files"]["pdf"] = json!("mf.pdf");
+    });
+    assert_doc_refused(&v, &free, "a free run without its reason", |d| {
+        d.as_object_mut().expect("doc").remove("freeReason");
+    });
+    assert_doc_refused(&v, &free, "a free run with a scorecard", |d| {
+        d["head"] = full["head"].clone();
+    });
+    assert_doc_refused(&v, &free, "empty notes instead of leaving them out", |d| {
+        d["notes"] = json!([]);
+    });
+    assert_doc_refused(
+        &v,
+        &free,
+        "baseReused false instead of leaving it out",
+        |d| {
+            d["baseReused"] = json!(false);
+        },
+    );
 }

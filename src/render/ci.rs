@@ -168,7 +168,6 @@ pub fn terminal(ci: &CiReport, style: Style) -> String {
         &ci.files.junit,
         &ci.files.sarif,
         &ci.files.html,
-        &ci.files.markdown,
         &ci.files.badge,
     ]
     .into_iter()

@@ -669,7 +669,6 @@ impl View {
             ("JUnit", &f.junit),
             ("SARIF", &f.sarif),
             ("HTML", &f.html),
-            ("markdown", &f.markdown),
             ("badge", &f.badge),
         ]
         .into_iter()

@@ -129,9 +129,6 @@ pub struct Files {
     /// HTML report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub html: Option<String>,
-    /// Markdown summary.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub markdown: Option<String>,
     /// Badge (shields endpoint JSON).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub badge: Option<String>,

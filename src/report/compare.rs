@@ -17,8 +17,8 @@ pub struct CompareReport {
     /// Always `"compare"`.
     pub kind: String,
     /// The overall verdict of the gated metrics: `regressed` when any gated comparison
-    /// regressed, else `improved` when any improved, else `unchanged`, else `insufficient-data`.
-    /// `null` when only surfaces were compared.
+    /// regressed, else `improved` when any improved, else `insufficient-data` when any could not
+    /// decide, else `unchanged`. Absent when only surfaces were compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
     /// What was compared.

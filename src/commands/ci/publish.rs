@@ -35,7 +35,6 @@ pub(super) fn write_reports(
         junit: args.junit.as_ref().map(shown),
         sarif: args.sarif.as_ref().map(shown),
         html: args.html.as_ref().map(shown),
-        markdown: None,
         badge: args.badge.as_ref().map(shown),
     };
     if let Some(p) = &args.sarif {
