@@ -9,6 +9,10 @@
 //! free-only and a read-only token (403) is a logged skip, not a failure; the token never
 //! appears in any output.
 
+#[path = "support/git.rs"]
+mod git_support;
+
+use git_support::git;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -31,31 +35,6 @@ fn fixture_text(name: &str) -> String {
 
 fn fixture_json(name: &str) -> Value {
     serde_json::from_str(&fixture_text(name)).expect("fixture JSON")
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 fn write_json(path: &Path, v: &Value) {

@@ -2,8 +2,11 @@
 //! with one description edited and one tool removed, and a tools file at an earlier git commit
 //! against the working tree.
 
+#[path = "support/git.rs"]
+mod git_support;
+
+use git_support::git;
 use std::path::Path;
-use std::process::Command;
 
 use mf::compare::git::surface_at_ref;
 use mf::compare::surface_diff::diff;
@@ -137,30 +140,6 @@ fn the_diff_json_is_byte_identical_across_runs() {
     // Round-trips through the report type.
     let back: SurfaceDiff = serde_json::from_str(&runs[0]).expect("parse");
     assert_eq!(back, diff(&base, &head));
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]
