@@ -215,104 +215,49 @@ fn dry_run_of_a_paid_model_shows_cost_wall_time_and_the_budget_refusal() {
 
 #[test]
 fn budgets_are_checked_before_any_key_or_call() {
-    let out = mf()
-        .args([
-            "eval",
-            SURFACE,
-            "--suite",
-            SUITE,
-            "--models",
-            "openai:gpt-4.1-mini",
-        ])
-        .output()
-        .expect("run");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    // A paid model with no key in the environment: every refusal below happens before mf
+    // would read one.
+    let paid = |extra: &[&str]| {
+        let out = mf()
+            .args([
+                "eval",
+                SURFACE,
+                "--suite",
+                SUITE,
+                "--models",
+                "openai:gpt-4.1-mini",
+            ])
+            .args(extra)
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = paid(&[]);
+    assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("--max-trials 50"), "{err}");
-    let out = mf()
-        .args([
-            "eval",
-            SURFACE,
-            "--suite",
-            SUITE,
-            "--models",
-            "openai:gpt-4.1-mini",
-        ])
-        .args(["--cases", "refund-damaged", "--repeat", "2"])
-        .output()
-        .expect("run");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let one_case = ["--cases", "refund-damaged", "--repeat", "2"];
+    let (code, err) = paid(&one_case);
+    assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("16 tools") && err.contains("--max-tools 6"),
         "{err}"
     );
-    let out = mf()
-        .args([
-            "eval",
-            SURFACE,
-            "--suite",
-            SUITE,
-            "--models",
-            "openai:gpt-4.1-mini",
-        ])
-        .args([
-            "--cases",
-            "refund-damaged",
-            "--repeat",
-            "2",
-            "--max-tools",
-            "16",
-        ])
-        .args(["--max-context-tokens", "100"])
-        .output()
-        .expect("run");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "context budget is a gate: {err}"
-    );
+    let all_tools = [&one_case[..], &["--max-tools", "16"]].concat();
+    let (code, err) = paid(&[&all_tools[..], &["--max-context-tokens", "100"]].concat());
+    assert_eq!(code, Some(2), "context budget is a gate: {err}");
     assert!(err.contains("--max-context-tokens 100"), "{err}");
-    let out = mf()
-        .args([
-            "eval",
-            SURFACE,
-            "--suite",
-            SUITE,
-            "--models",
-            "openai:gpt-4.1-mini",
-        ])
-        .args([
-            "--cases",
-            "refund-damaged",
-            "--repeat",
-            "2",
-            "--max-tools",
-            "16",
-        ])
+    let (code, err) = paid(&all_tools);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("OPENAI_API_KEY"), "names the variable: {err}");
+    let over_cap = mf()
+        .args(["eval", SURFACE, "--suite", SUITE, "--models", "lexical"])
+        .args(["--max-trials", "1001"])
         .output()
         .expect("run");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("OPENAI_API_KEY"), "names the variable: {err}");
-    assert!(
-        mf().args([
-            "eval",
-            SURFACE,
-            "--suite",
-            SUITE,
-            "--models",
-            "lexical",
-            "--max-trials",
-            "1001"
-        ])
-        .output()
-        .expect("run")
-        .status
-        .code()
-            == Some(1)
-    );
+    assert_eq!(over_cap.status.code(), Some(1));
 }
 
 fn write_scripted(dir: &Path, script: &Value, suite: &Value) -> (PathBuf, PathBuf, PathBuf) {
