@@ -150,7 +150,7 @@ fn a_planted_regression_on_one_tool_is_named_and_fails_the_gate() {
         .expect("md");
     let t = text(&out);
     assert!(
-        t.contains("| tool-accuracy issue_refund |") && t.contains("regressed"),
+        t.contains("| `tool-accuracy issue_refund` |") && t.contains("regressed"),
         "{t}"
     );
 }

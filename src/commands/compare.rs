@@ -8,7 +8,10 @@ use crate::cli::input::SurfaceArgs;
 use crate::compare::eval::{METRICS, comparability, compare, overall};
 use crate::compare::git::{GitError, surface_at_ref};
 use crate::compare::surface_diff::diff;
+use crate::render::document::Document;
+use crate::render::template::{SUMMARY, render_with};
 use crate::render::terminal::Style;
+use crate::render::view::View;
 use crate::report::compare::{COMPARE_VERSION, CompareReport, GateSettings, Side, Verdict};
 use crate::report::scorecard::Scorecard;
 use crate::surface::Surface;
@@ -121,12 +124,18 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
     if let Some(path) = &args.json_out {
         write(path, &json)?;
     }
+    // The same markdown as `mf report --format markdown` (templates/summary.md.j2).
+    let markdown = || {
+        let doc = Document::Compare(Box::new(report.clone()));
+        render_with(SUMMARY, None, &View::new(&doc))
+            .map_err(|e| Error::Usage(format!("cannot render markdown: {e}")))
+    };
     if let Some(path) = &args.markdown {
-        write(path, &render::compare::markdown(&report))?;
+        write(path, &markdown()?)?;
     }
     match args.format {
         CompareFormat::Json => super::print(&json)?,
-        CompareFormat::Markdown => super::print(&render::compare::markdown(&report))?,
+        CompareFormat::Markdown => super::print(&markdown()?)?,
         CompareFormat::Terminal => super::print(&render::compare::terminal(&report, style))?,
     }
     Ok(

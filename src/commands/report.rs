@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::cli::report::{ReportArgs, ReportFormat};
 use crate::render::document::Document;
-use crate::render::template::{Engine, SUMMARY};
+use crate::render::template::{SUMMARY, render_with};
 use crate::render::terminal::Style;
 use crate::render::view::View;
 use crate::render::{badge, ci, compare, eval_junit, eval_terminal, html, json};
@@ -63,9 +63,9 @@ fn render(
             Document::Compare(report) => json::to_string(report),
             Document::Ci(report) => json::to_string(report),
         },
-        ReportFormat::Markdown => Engine::new(SUMMARY, template)
-            .and_then(|e| e.render(&View::new(doc)))
-            .map_err(template_error)?,
+        ReportFormat::Markdown => {
+            render_with(SUMMARY, template, &View::new(doc)).map_err(template_error)?
+        }
         ReportFormat::Summary => ci::summary_with(doc, template).map_err(template_error)?,
         ReportFormat::Comment => ci::comment_with(doc, template).map_err(template_error)?,
         ReportFormat::Html => html::report_with(doc, template).map_err(template_error)?,

@@ -1,10 +1,9 @@
-//! The compare document for people: terminal and markdown. Verdict first, then the metrics with
+//! The compare document for people on a terminal: verdict first, then the metrics with
 //! before → after, the paired counts and p, then tools and confusion pairs that moved, then the
-//! surface diff.
+//! surface diff. (Markdown and HTML come from the templates, like every other document.)
 
 use std::fmt::Write;
 
-use super::markdown::cell as escape;
 use super::terminal::Style;
 use crate::report::compare::{
     CompareReport, MetricComparison, PairedTest, Pairing, SurfaceDiff, Verdict,
@@ -226,85 +225,4 @@ fn surface_text(s: &mut String, d: &SurfaceDiff) {
                 .unwrap_or_default()
         );
     }
-}
-
-/// Markdown (job summary, PR comment).
-pub fn markdown(report: &CompareReport) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "### mf compare: {}\n",
-        report.verdict.map_or("surface diff", |v| verdict_word(v))
-    );
-    let _ = writeln!(
-        s,
-        "`{}` → `{}`\n",
-        escape(&report.base.source),
-        escape(&report.head.source)
-    );
-    if let Some(eval) = &report.eval {
-        let _ = writeln!(
-            s,
-            "{} paired cases · gate: {}, α = {}, gated: {}\n",
-            eval.cases.paired,
-            pairing_text(eval.gate.pairing),
-            eval.gate.alpha,
-            eval.gate.metrics.join(", ")
-        );
-        for m in &eval.models {
-            let _ = writeln!(s, "**{}**\n", escape(&m.model));
-            let _ = writeln!(
-                s,
-                "| metric | before | after | Δ | cases ↑/↓/= | p (cases) | trials ↑/↓/= | p (trials) | verdict |"
-            );
-            let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
-            let rows = m.metrics.iter().chain(
-                m.tools
-                    .iter()
-                    .chain(&m.pairs)
-                    .filter(|c| c.verdict != Verdict::Unchanged),
-            );
-            for c in rows {
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | {} | {}/{}/{} | {} | {}/{}/{} | {} | {} |",
-                    escape(&label(c)),
-                    pct(&c.before),
-                    pct(&c.after),
-                    c.delta
-                        .map_or_else(String::new, |d| format!("{:+.1}", d * 100.0)),
-                    c.case.improved,
-                    c.case.regressed,
-                    c.case.tied,
-                    p_text(c.case.p_adjusted),
-                    c.trial.improved,
-                    c.trial.regressed,
-                    c.trial.tied,
-                    p_text(c.trial.p_adjusted),
-                    verdict_word(c.verdict)
-                );
-            }
-            let notes: Vec<String> = m
-                .metrics
-                .iter()
-                .chain(&m.tools)
-                .chain(&m.pairs)
-                .flat_map(|c| {
-                    c.notes
-                        .iter()
-                        .map(move |n| format!("- {}: {}", label(c), n))
-                })
-                .collect();
-            if !notes.is_empty() {
-                let _ = writeln!(s, "\n{}", escape(&notes.join("\n")));
-            }
-            let _ = writeln!(s);
-        }
-    }
-    if let Some(d) = &report.surface {
-        let mut text = String::new();
-        surface_text(&mut text, d);
-        let _ = writeln!(s, "```text\n{}```", text);
-    }
-    s
 }
