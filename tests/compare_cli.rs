@@ -63,7 +63,9 @@ fn script(refund_tool: &str) -> Value {
     Value::Object(m)
 }
 
-fn eval(dir: &Path, out: &str, extra: &[&str]) {
+/// Write `answers` as the scripted model and run `mf eval` into `out`.
+fn eval(dir: &Path, out: &str, answers: &Value, extra: &[&str]) {
+    std::fs::write(dir.join("script.json"), answers.to_string()).expect("script");
     let o = mf(dir)
         .args([
             "eval",
@@ -78,6 +80,13 @@ fn eval(dir: &Path, out: &str, extra: &[&str]) {
         .output()
         .expect("eval");
     assert!(o.status.success(), "{}", text(&o));
+}
+
+/// `mf compare base.json head.json` in `dir`; add flags with `.args`.
+fn compare(dir: &Path) -> Command {
+    let mut cmd = mf(dir);
+    cmd.args(["compare", "base.json", "head.json"]);
+    cmd
 }
 
 fn setup() -> tempfile::TempDir {
@@ -95,20 +104,11 @@ fn setup() -> tempfile::TempDir {
 fn a_planted_regression_on_one_tool_is_named_and_fails_the_gate() {
     let dir = setup();
     let d = dir.path();
-    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
-    eval(d, "base.json", &[]);
-    std::fs::write(d.join("script.json"), script("lookup_order").to_string()).expect("script");
-    eval(d, "head.json", &[]);
+    eval(d, "base.json", &script("issue_refund"), &[]);
+    eval(d, "head.json", &script("lookup_order"), &[]);
 
-    let out = mf(d)
-        .args([
-            "compare",
-            "base.json",
-            "head.json",
-            "--fail-on-regression",
-            "--format",
-            "json",
-        ])
+    let out = compare(d)
+        .args(["--fail-on-regression", "--format", "json"])
         .output()
         .expect("compare");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -136,16 +136,13 @@ fn a_planted_regression_on_one_tool_is_named_and_fails_the_gate() {
         "{pairs:?}"
     );
     // Without --fail-on-regression the verdict is reported, exit 0.
-    let out = mf(d)
-        .args(["compare", "base.json", "head.json"])
-        .output()
-        .expect("compare");
+    let out = compare(d).output().expect("compare");
     assert_eq!(out.status.code(), Some(0));
     let t = text(&out);
     assert!(t.contains("REGRESSED") && t.contains("issue_refund"), "{t}");
     // Markdown names it too.
-    let out = mf(d)
-        .args(["compare", "base.json", "head.json", "--format", "markdown"])
+    let out = compare(d)
+        .args(["--format", "markdown"])
         .output()
         .expect("md");
     let t = text(&out);
@@ -159,18 +156,10 @@ fn a_planted_regression_on_one_tool_is_named_and_fails_the_gate() {
 fn identical_runs_are_unchanged_and_exit_0() {
     let dir = setup();
     let d = dir.path();
-    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
-    eval(d, "base.json", &[]);
-    eval(d, "head.json", &[]);
-    let out = mf(d)
-        .args([
-            "compare",
-            "base.json",
-            "head.json",
-            "--fail-on-regression",
-            "--format",
-            "json",
-        ])
+    eval(d, "base.json", &script("issue_refund"), &[]);
+    eval(d, "head.json", &script("issue_refund"), &[]);
+    let out = compare(d)
+        .args(["--fail-on-regression", "--format", "json"])
         .output()
         .expect("compare");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -183,13 +172,14 @@ fn identical_runs_are_unchanged_and_exit_0() {
 fn incomparable_runs_are_refused_with_every_reason() {
     let dir = setup();
     let d = dir.path();
-    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
-    eval(d, "base.json", &[]);
-    eval(d, "head.json", &["--seed", "7", "--repeat", "3"]);
-    let out = mf(d)
-        .args(["compare", "base.json", "head.json"])
-        .output()
-        .expect("compare");
+    eval(d, "base.json", &script("issue_refund"), &[]);
+    eval(
+        d,
+        "head.json",
+        &script("issue_refund"),
+        &["--seed", "7", "--repeat", "3"],
+    );
+    let out = compare(d).output().expect("compare");
     assert_eq!(out.status.code(), Some(1));
     let t = text(&out);
     assert!(
@@ -202,15 +192,14 @@ fn incomparable_runs_are_refused_with_every_reason() {
 fn cases_on_one_side_only_are_listed_and_left_out() {
     let dir = setup();
     let d = dir.path();
-    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
-    eval(d, "base.json", &[]);
+    eval(d, "base.json", &script("issue_refund"), &[]);
     let mut s = suite();
     s["cases"].as_array_mut().expect("cases").pop();
     s["cases"][0]["input"] = json!("refund order 0, please");
     std::fs::write(d.join("suite.json"), s.to_string()).expect("suite");
-    eval(d, "head.json", &[]);
-    let out = mf(d)
-        .args(["compare", "base.json", "head.json", "--format", "json"])
+    eval(d, "head.json", &script("issue_refund"), &[]);
+    let out = compare(d)
+        .args(["--format", "json"])
         .output()
         .expect("compare");
     let report: Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -306,27 +295,17 @@ fn the_free_surface_diff_runs_on_two_files_and_on_a_git_revision() {
 fn a_trial_level_regression_carried_by_a_few_flipped_cases_is_flagged() {
     let dir = setup();
     let d = dir.path();
-    std::fs::write(d.join("script.json"), script("issue_refund").to_string()).expect("script");
-    eval(d, "base.json", &[]);
+    eval(d, "base.json", &script("issue_refund"), &[]);
     // Only three cases move, each with all five trials: what a provider flipping whole cases
     // between runs looks like.
     let mut head = script("issue_refund");
     for i in 0..3 {
         head[format!("refund order {i}")] = json!("lookup_order");
     }
-    std::fs::write(d.join("script.json"), head.to_string()).expect("script");
-    eval(d, "head.json", &[]);
+    eval(d, "head.json", &head, &[]);
     let run = |pairing: &str| {
-        let out = mf(d)
-            .args([
-                "compare",
-                "base.json",
-                "head.json",
-                "--format",
-                "json",
-                "--pairing",
-                pairing,
-            ])
+        let out = compare(d)
+            .args(["--format", "json", "--pairing", pairing])
             .output()
             .expect("compare");
         serde_json::from_slice::<Value>(&out.stdout).expect("json")
