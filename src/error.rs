@@ -1,8 +1,20 @@
-//! The top-level error: one variant per subsystem, each with its own error enum.
+//! The top-level error: one variant per subsystem, each with its own error enum, mapped once to
+//! an exit code in [`crate::Exit::from_error`].
 
 use std::path::PathBuf;
 
+use crate::analyze::baseline::BaselineError;
+use crate::ci::CiError;
+use crate::eval::config::EvalConfigError;
+use crate::eval::{EvalError, plan::BudgetError};
+use crate::github::comment::CommentError;
+use crate::providers::config::ConfigError;
+use crate::render::template::TemplateError;
+use crate::suite::SuiteError;
+use crate::suite::input::ResolveError;
+use crate::surface::error::InputError;
 use crate::surface::formats::LoadError;
+use crate::surface::git::GitError;
 use crate::surface::live::LiveError;
 use crate::surface::scan::ScanError;
 
@@ -18,12 +30,39 @@ pub enum Error {
     /// A live MCP server could not be listed.
     #[error(transparent)]
     Live(#[from] LiveError),
+    /// A command's surface could not be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// A suite could not be read.
     #[error(transparent)]
-    Suite(#[from] crate::suite::SuiteError),
+    Suite(#[from] SuiteError),
     /// A baseline could not be read.
     #[error(transparent)]
-    Baseline(#[from] crate::analyze::baseline::BaselineError),
+    Baseline(#[from] BaselineError),
+    /// A git revision could not be read.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// Eval settings out of range.
+    #[error(transparent)]
+    EvalConfig(#[from] EvalConfigError),
+    /// A budget refused a paid plan.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+    /// A model configuration (`mf.toml`, `--models`) is wrong.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// An eval could not run.
+    #[error(transparent)]
+    Eval(Box<EvalError>),
+    /// `mf ci` could not run.
+    #[error(transparent)]
+    Ci(Box<CiError>),
+    /// A template could not be rendered.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The PR comment could not be written.
+    #[error(transparent)]
+    Comment(#[from] CommentError),
     /// Writing an output file failed.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -38,4 +77,41 @@ pub enum Error {
     /// The user pressed Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+}
+
+impl From<ResolveError> for Error {
+    fn from(e: ResolveError) -> Error {
+        match e {
+            ResolveError::Suite(e) => Error::Suite(e),
+            ResolveError::Input(e) => Error::Input(e),
+        }
+    }
+}
+
+impl Error {
+    /// Whether the user stopped the run (Ctrl-C), at whatever depth it was noticed.
+    pub fn is_interrupted(&self) -> bool {
+        let live = |e: &LiveError| matches!(e, LiveError::Interrupted);
+        let input = |e: &InputError| matches!(e, InputError::Live(l) if live(l));
+        match self {
+            Error::Interrupted => true,
+            Error::Live(e) => live(e),
+            Error::Input(e) => input(e),
+            Error::Eval(e) => matches!(&**e, EvalError::Surface(ResolveError::Input(e)) if input(e)),
+            Error::Ci(e) => matches!(&**e, CiError::Input(e) if input(e)),
+            _ => false,
+        }
+    }
+}
+
+impl From<EvalError> for Error {
+    fn from(e: EvalError) -> Error {
+        Error::Eval(Box::new(e))
+    }
+}
+
+impl From<CiError> for Error {
+    fn from(e: CiError) -> Error {
+        Error::Ci(Box::new(e))
+    }
 }

@@ -38,10 +38,13 @@ impl Exit {
     }
 
     /// The exit status for a run that stopped with `err`.
+    /// Every error is an input or usage error (1), except an interrupt (130): a budget or a
+    /// comment failure stops the run before any gate could be judged.
     pub fn from_error(err: &Error) -> Exit {
-        match err {
-            Error::Interrupted => Exit::Interrupted,
-            _ => Exit::InputError,
+        if err.is_interrupted() {
+            Exit::Interrupted
+        } else {
+            Exit::InputError
         }
     }
 }

@@ -5,6 +5,7 @@
 //! `main.rs` only parses arguments, calls [`run`] and maps the result to an [`Exit`] code.
 
 pub mod analyze;
+pub mod ci;
 pub mod cli;
 pub mod compare;
 pub mod error;

@@ -8,7 +8,7 @@ mod git_support;
 use git_support::git;
 use std::path::Path;
 
-use mf::compare::git::surface_at_ref;
+use mf::surface::git::surface_at_ref;
 use mf::compare::surface_diff::diff;
 use mf::report::compare::SurfaceDiff;
 use mf::surface::Surface;

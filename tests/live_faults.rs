@@ -42,7 +42,7 @@ fn run(
     mode: &str,
     opts: &LiveOptions,
 ) -> (
-    Result<mf::surface::formats::Loaded, mf::Error>,
+    Result<mf::surface::formats::Loaded, mf::surface::error::InputError>,
     Duration,
     Vec<u32>,
 ) {
@@ -83,9 +83,9 @@ fn assert_all_gone(pids: &[u32]) {
     }
 }
 
-fn live_error(r: Result<mf::surface::formats::Loaded, mf::Error>) -> LiveError {
+fn live_error(r: Result<mf::surface::formats::Loaded, mf::surface::error::InputError>) -> LiveError {
     match r {
-        Err(mf::Error::Live(e)) => e,
+        Err(mf::surface::error::InputError::Live(e)) => e,
         Err(other) => panic!("expected a live error, got {other}"),
         Ok(l) => panic!("expected a failure, got {} tools", l.surface.tools.len()),
     }

@@ -55,8 +55,7 @@ fn opts() -> LiveOptions {
 
 fn fail(endpoint: &Endpoint) -> LiveError {
     match fetch_blocking("remote", endpoint, &opts()) {
-        Err(mf::Error::Live(e)) => e,
-        Err(e) => panic!("unexpected error {e}"),
+        Err(e) => e,
         Ok(_) => panic!("expected a failure"),
     }
 }

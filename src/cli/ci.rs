@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::lint::FailOn;
+use crate::ci::{CiConfig, CommentMode, ReportFiles, Templates};
+use crate::eval::config::{self, EvalConfig, EvalConfigError};
+use crate::eval::plan::Budgets;
 
 /// The CI gate in one command: lint the surface at PATH, diff it against the base revision,
 /// and — with a suite, models whose keys are present, and not on a fork pull request — evaluate
@@ -30,13 +33,13 @@ pub struct CiArgs {
     )]
     pub models: Vec<String>,
     /// Trials per case and model.
-    #[arg(long, value_name = "N", default_value_t = 5, help_heading = "Eval")]
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_REPEAT, help_heading = "Eval")]
     pub repeat: u32,
     /// Most paid trials one eval may send (head and base each; hard cap 1000).
-    #[arg(long, value_name = "N", default_value_t = 50, help_heading = "Eval")]
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_TRIALS, help_heading = "Eval")]
     pub max_trials: u64,
     /// Refuse a paid eval above this many tools; lint warns above it too.
-    #[arg(long, value_name = "N", default_value_t = 6, help_heading = "Eval")]
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_TOOLS, help_heading = "Eval")]
     pub max_tools: usize,
     /// Trial cache directory (also holds the base scorecards). Default: $MF_CACHE_DIR,
     /// $XDG_CACHE_HOME/mf or ~/.cache/mf.
@@ -107,6 +110,78 @@ pub struct CiArgs {
 }
 
 impl CiArgs {
+    /// The validated settings of this run: templates readable, rates in range, the token given
+    /// by variable name, the eval settings checked like `mf eval`'s.
+    pub fn config(&self) -> Result<CiConfig, crate::Error> {
+        self.check_templates().map_err(crate::Error::Usage)?;
+        if let Some(v) = self.min_accuracy
+            && !(0.0..=1.0).contains(&v)
+        {
+            return Err(crate::Error::Usage(format!(
+                "--min-accuracy is a rate between 0 and 1, got {v}"
+            )));
+        }
+        let name = &self.github_token_env;
+        if name.is_empty() || name.contains(['=', '\0']) {
+            return Err(crate::Error::Usage(format!(
+                "--github-token-env takes a variable NAME (the token stays in the environment), got {name:?}"
+            )));
+        }
+        Ok(CiConfig {
+            path: self.path.clone(),
+            suite: self.suite.clone(),
+            models: self.models.clone(),
+            eval: self.eval_config()?,
+            fail_on: self.fail_on.severity(),
+            baseline: self.baseline.clone(),
+            fail_on_regression: self.fail_on_regression,
+            min_accuracy: self.min_accuracy,
+            base_ref: self.base_ref.clone(),
+            pull_request: self.pull_request,
+            comment: match self.comment {
+                Switch3::On => CommentMode::On,
+                Switch3::Off => CommentMode::Off,
+                Switch3::Auto => CommentMode::Auto,
+            },
+            summary: self.summary == Switch::On,
+            github_token_env: self.github_token_env.clone(),
+            files: ReportFiles {
+                junit: self.junit.clone(),
+                sarif: self.sarif.clone(),
+                json: self.json_out.clone(),
+                html: self.html.clone(),
+                badge: self.badge.clone(),
+            },
+            templates: Templates {
+                summary: self.template_summary.clone(),
+                comment: self.template_comment.clone(),
+                html: self.template_html.clone(),
+            },
+        })
+    }
+
+    /// The eval settings both sides share: `mf eval`'s defaults with this run's repeat, budgets
+    /// and cache.
+    fn eval_config(&self) -> Result<EvalConfig, EvalConfigError> {
+        let defaults = EvalConfig::default();
+        let eval = EvalConfig {
+            repeat: self.repeat,
+            budgets: Budgets {
+                max_trials: self.max_trials,
+                max_tools: self.max_tools,
+                ..defaults.budgets
+            },
+            cache_dir: Some(
+                self.cache_dir
+                    .clone()
+                    .unwrap_or_else(crate::eval::cache::default_dir),
+            ),
+            ..defaults
+        };
+        eval.validate()?;
+        Ok(eval)
+    }
+
     /// Every custom template must be a readable file before anything runs (a paid eval must not
     /// end in a missing template).
     pub fn check_templates(&self) -> Result<(), String> {

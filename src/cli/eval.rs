@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::target::LiveArgs;
+use crate::eval::config::{self, EvalConfig, EvalConfigError, EvalGates};
+use crate::eval::plan::Budgets;
+use crate::suite::Selection;
 
 /// Ask models which tool they would call for each case: many trials with shuffled tool order,
 /// accuracy with Wilson 95% intervals, confusion, over-trigger, argument accuracy, latency, cost.
@@ -53,7 +56,7 @@ pub struct EvalArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 1024,
+        default_value_t = config::DEFAULT_MAX_OUTPUT_TOKENS,
         help_heading = "Models"
     )]
     pub max_output_tokens: u32,
@@ -87,7 +90,7 @@ pub struct EvalArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 5,
+        default_value_t = config::DEFAULT_REPEAT,
         help_heading = "Plan and budget"
     )]
     pub repeat: u32,
@@ -103,7 +106,7 @@ pub struct EvalArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 50,
+        default_value_t = config::DEFAULT_MAX_TRIALS,
         help_heading = "Plan and budget"
     )]
     pub max_trials: u64,
@@ -111,7 +114,7 @@ pub struct EvalArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 6,
+        default_value_t = config::DEFAULT_MAX_TOOLS,
         help_heading = "Plan and budget"
     )]
     pub max_tools: usize,
@@ -126,13 +129,13 @@ pub struct EvalArgs {
     pub seconds_per_trial: Option<f64>,
 
     /// Requests in flight at once (max 64).
-    #[arg(long, value_name = "N", default_value_t = 4, help_heading = "Running")]
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_CONCURRENCY, help_heading = "Running")]
     pub concurrency: usize,
     /// Seconds allowed per request (the whole response).
     #[arg(
         long,
         value_name = "SECS",
-        default_value_t = 120,
+        default_value_t = config::DEFAULT_TIMEOUT_SECS,
         help_heading = "Running"
     )]
     pub timeout: u64,
@@ -171,13 +174,58 @@ pub struct EvalArgs {
     #[arg(
         long,
         value_name = "RATE",
-        default_value_t = 0.1,
+        default_value_t = config::DEFAULT_MAX_ERROR_RATE,
         help_heading = "Gates"
     )]
     pub max_error_rate: f64,
     /// Exit 5 (unhealthy run) when a model has fewer scored trials than this.
-    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Gates")]
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MIN_SCORED, help_heading = "Gates")]
     pub min_scored: u64,
+}
+
+impl EvalArgs {
+    /// The validated settings of this run (every range and combination checked).
+    pub fn config(&self) -> Result<EvalConfig, EvalConfigError> {
+        let config = EvalConfig {
+            models: self.models.clone(),
+            config_file: self.config.clone(),
+            base_url: self.base_url.clone(),
+            temperature: self.temperature,
+            tool_choice_auto: self.tool_choice_auto,
+            max_output_tokens: self.max_output_tokens,
+            profile: self.profile.clone(),
+            selection: Selection {
+                ids: self.cases.clone(),
+                only: self.only.clone(),
+                skip: self.skip.clone(),
+            },
+            repeat: self.repeat,
+            seed: self.seed,
+            budgets: Budgets {
+                max_trials: self.max_trials,
+                max_tools: self.max_tools,
+                max_context_tokens: self.max_context_tokens,
+            },
+            dry_run: self.dry_run,
+            seconds_per_trial: self.seconds_per_trial,
+            concurrency: self.concurrency,
+            timeout: std::time::Duration::from_secs(self.timeout),
+            retries: self.retries,
+            cache_dir: (!self.no_cache).then(|| {
+                self.cache_dir
+                    .clone()
+                    .unwrap_or_else(crate::eval::cache::default_dir)
+            }),
+            gates: EvalGates {
+                min_accuracy: self.min_accuracy,
+                max_over_trigger: self.max_over_trigger,
+                max_error_rate: self.max_error_rate,
+                min_scored: self.min_scored,
+            },
+        };
+        config.validate()?;
+        Ok(config)
+    }
 }
 
 /// Eval output formats.

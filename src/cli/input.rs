@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::suite::input::SurfaceRequest;
+
 /// The surface a free command analyses. With no path: `mf.suite.json` in the current folder if
 /// there is one that is not a draft, else a scan of the current folder.
 #[derive(Debug, Args, Clone, Default)]
@@ -19,4 +21,14 @@ pub struct SurfaceArgs {
     /// Live servers (`--stdio`, `--server`) and their options.
     #[command(flatten)]
     pub live: super::target::LiveArgs,
+}
+
+impl SurfaceArgs {
+    /// Validate once into the request the input resolution takes.
+    pub fn request(&self) -> Result<SurfaceRequest, crate::Error> {
+        Ok(SurfaceRequest {
+            input: self.live.input_spec(&self.paths)?,
+            suite: self.suite.clone(),
+        })
+    }
 }

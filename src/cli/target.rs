@@ -9,6 +9,7 @@ use clap::Args;
 
 use crate::Error;
 use crate::surface::live::LiveOptions;
+use crate::surface::input::InputSpec;
 use crate::surface::target::Target;
 
 /// How to reach live servers: `--stdio`, `--server`, their environment and timeouts, and
@@ -145,5 +146,17 @@ impl TargetArgs {
             }
         };
         Ok((target, self.live.options()?))
+    }
+}
+
+impl LiveArgs {
+    /// `paths` plus the live server of these flags, validated into what the surface reader
+    /// takes.
+    pub fn input_spec(&self, paths: &[String]) -> Result<InputSpec, Error> {
+        Ok(InputSpec {
+            paths: paths.to_vec(),
+            live: self.target()?,
+            live_options: self.options()?,
+        })
     }
 }

@@ -6,9 +6,8 @@ use crate::render::terminal::Style;
 use crate::report::check::Verdict;
 use crate::surface::Surface;
 use crate::surface::formats::{self, LoadError, Source};
+use crate::surface::input;
 use crate::{Error, Exit, render};
-
-use super::input;
 
 pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
     if !(0.0..=1.0).contains(&args.threshold) {
@@ -19,11 +18,7 @@ pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
     }
     let (name, new) = read_manifest(&args.manifest)?;
     // The same resolution as lint's inputs: files, folders, URLs, --stdio, --server.
-    let installed = input::load(&crate::cli::input::SurfaceArgs {
-        paths: args.installed.clone(),
-        suite: None,
-        live: args.live.clone(),
-    })?;
+    let installed = input::load(&args.live.input_spec(&args.installed)?)?;
     for w in &installed.warnings {
         super::note(&format!("warning: {w}"));
     }

@@ -10,9 +10,8 @@ use crate::cli::cluster::ClusterArgs;
 use crate::render::terminal::Style;
 use crate::surface::formats;
 use crate::util::atomic::write_atomic;
+use crate::suite::input::resolve;
 use crate::{Error, Exit, render};
-
-use super::input;
 
 pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     if !(0.0..=1.0).contains(&args.threshold) {
@@ -24,7 +23,7 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     if args.max_size < 2 {
         return Err(Error::Usage("--max-size must be at least 2".into()));
     }
-    let input = input::load(&args.input)?;
+    let input = resolve(&args.input.request()?)?;
     for w in &input.warnings {
         super::note(&format!("warning: {w}"));
     }

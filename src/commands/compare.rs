@@ -4,20 +4,20 @@
 use std::path::Path;
 
 use crate::cli::compare::{CompareArgs, CompareFormat};
-use crate::cli::input::SurfaceArgs;
-use crate::compare::eval::{METRICS, comparability, compare, overall};
-use crate::compare::git::{GitError, surface_at_ref};
-use crate::compare::surface_diff::diff;
+use crate::compare::eval::{METRICS, comparability};
+use crate::compare::report::{scorecards, surfaces};
 use crate::render::document::Document;
 use crate::render::template::{SUMMARY, render_with};
 use crate::render::terminal::Style;
 use crate::render::view::View;
-use crate::report::compare::{COMPARE_VERSION, CompareReport, GateSettings, Side, Verdict};
+use crate::report::compare::{GateSettings, Verdict};
 use crate::report::scorecard::Scorecard;
 use crate::surface::Surface;
-use crate::surface::fingerprint::surface_fingerprint;
-use crate::util::atomic::write_atomic;
+use crate::surface::git::{GitError, surface_at_ref};
+use crate::surface::input::{self, InputSpec};
 use crate::{Error, Exit, render};
+
+use super::write_file as write;
 
 /// One side, loaded.
 enum Loaded {
@@ -52,7 +52,7 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
                     super::note(&format!("note: {e}"));
                     (Surface::default(), Vec::new())
                 }
-                Err(e) => return Err(Error::Usage(e.to_string())),
+                Err(e) => return Err(Error::Git(e)),
             };
             for w in warnings {
                 super::note(&format!("warning: {rev}: {w}"));
@@ -73,16 +73,7 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
             ));
         }
     };
-    let mut report = CompareReport {
-        version: COMPARE_VERSION,
-        kind: "compare".into(),
-        verdict: None,
-        base: side(&base_src, &base),
-        head: side(&head_src, &head),
-        eval: None,
-        surface: None,
-    };
-    match (&base, &head) {
+    let report = match (&base, &head) {
         (Loaded::Scorecard(b), Loaded::Scorecard(h)) => {
             let reasons = comparability(b, h);
             if !reasons.is_empty() {
@@ -98,28 +89,21 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
                 super::note(&text);
                 return Ok(Exit::InputError);
             }
-            let eval = compare(
-                b,
-                h,
-                GateSettings {
-                    pairing: args.pairing.into(),
-                    alpha: args.alpha,
-                    metrics: args.gate_metrics.clone(),
-                },
-            );
-            report.verdict = Some(overall(&eval));
-            report.eval = Some(eval);
+            let gate = GateSettings {
+                pairing: args.pairing.into(),
+                alpha: args.alpha,
+                metrics: args.gate_metrics.clone(),
+            };
+            scorecards(&base_src, &head_src, b, h, gate)
         }
-        (Loaded::Surface(b), Loaded::Surface(h)) => {
-            report.surface = Some(diff(b, h));
-        }
+        (Loaded::Surface(b), Loaded::Surface(h)) => surfaces(&base_src, &head_src, b, h),
         _ => {
             return Err(Error::Usage(format!(
                 "{base_src} and {head_src} are not the same kind: compare two scorecards \
                  (mf eval --json-out) or two surfaces"
             )));
         }
-    }
+    };
     let json = render::json::to_string(&report);
     if let Some(path) = &args.json_out {
         write(path, &json)?;
@@ -128,7 +112,7 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
     let markdown = || {
         let doc = Document::Compare(Box::new(report.clone()));
         render_with(SUMMARY, None, &View::new(&doc))
-            .map_err(|e| Error::Usage(format!("cannot render markdown: {e}")))
+            .map_err(Error::Template)
     };
     if let Some(path) = &args.markdown {
         write(path, &markdown()?)?;
@@ -145,21 +129,6 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
             Exit::Ok
         },
     )
-}
-
-fn side(source: &str, loaded: &Loaded) -> Side {
-    match loaded {
-        Loaded::Scorecard(c) => Side {
-            source: source.to_owned(),
-            kind: "scorecard".into(),
-            fingerprint: Some(c.suite.fingerprint.clone()),
-        },
-        Loaded::Surface(s) => Side {
-            source: source.to_owned(),
-            kind: "surface".into(),
-            fingerprint: Some(surface_fingerprint(s)),
-        },
-    }
 }
 
 /// A scorecard when the file says `"kind": "scorecard"`, else a surface.
@@ -181,19 +150,9 @@ fn load(source: &str) -> Result<Loaded, Error> {
 }
 
 fn load_surface(source: &str) -> Result<Surface, Error> {
-    let input = super::input::load(&SurfaceArgs {
-        paths: vec![source.to_owned()],
-        ..SurfaceArgs::default()
-    })?;
+    let input = input::load(&InputSpec::paths(&[source]))?;
     for w in &input.warnings {
         super::note(&format!("warning: {w}"));
     }
     Ok(input.surface)
-}
-
-fn write(path: &Path, text: &str) -> Result<(), Error> {
-    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
-        path: path.to_owned(),
-        source,
-    })
 }

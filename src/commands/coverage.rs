@@ -4,10 +4,9 @@ use crate::analyze::coverage::coverage;
 use crate::cli::check::SimpleFormat;
 use crate::cli::coverage::CoverageArgs;
 use crate::render::terminal::Style;
+use crate::suite::input::suite_surface;
 use crate::suite::read_suite_any;
 use crate::{Error, Exit, render};
-
-use super::input::suite_surface;
 
 pub(super) fn run(args: &CoverageArgs, style: Style) -> Result<Exit, Error> {
     let display = args.suite.to_string_lossy().replace('\\', "/");

@@ -1,18 +1,16 @@
-//! `mf lint`: load the surface, run the rules, drop accepted findings, render, gate.
-
-use std::path::Path;
+//! `mf lint`: flags → the surface → the rules (analyze::lint) → accepted findings dropped →
+//! every requested rendering → the `--fail-on` exit code.
 
 use crate::analyze::baseline::{self, Baseline};
+use crate::analyze::lint::report::build_report;
 use crate::analyze::lint::{LintOptions, lint, rules};
 use crate::cli::lint::{LintArgs, LintFormat};
 use crate::render::terminal::Style;
-use crate::report::lint::{LINT_REPORT_VERSION, LintReport, LintSummary, Severity};
-use crate::surface::fingerprint::surface_fingerprint;
-use crate::surface::tokens::surface_tokens;
-use crate::util::atomic::write_atomic;
+use crate::report::lint::LintReport;
+use crate::suite::input::resolve;
 use crate::{Error, Exit, render};
 
-use super::input;
+use super::write_file as write;
 
 pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     if let Some(code) = &args.explain {
@@ -32,7 +30,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         super::print(&text)?;
         return Ok(Exit::Ok);
     }
-    let input = input::load(&args.input)?;
+    let input = resolve(&args.input.request()?)?;
     for w in &input.warnings {
         super::note(&format!("warning: {w}"));
     }
@@ -101,33 +99,6 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     Ok(if failed { Exit::GateFailed } else { Exit::Ok })
 }
 
-/// Build the report: counts, fingerprint and tokens beside the findings.
-pub fn build_report(
-    label: &str,
-    surface: &crate::surface::Surface,
-    findings: Vec<crate::report::lint::Finding>,
-    suppressed: usize,
-) -> LintReport {
-    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
-    let (_, tokens) = surface_tokens(&surface.tools, true);
-    LintReport {
-        version: LINT_REPORT_VERSION,
-        kind: "lint".into(),
-        target: label.to_owned(),
-        fingerprint: surface_fingerprint(surface),
-        tokens,
-        summary: LintSummary {
-            tools: surface.tools.len(),
-            skills: surface.skills.len(),
-            errors: count(Severity::Error),
-            warnings: count(Severity::Warn),
-            infos: count(Severity::Info),
-            suppressed,
-        },
-        findings,
-    }
-}
-
 fn explain(code: &str) -> Result<Exit, Error> {
     let Some(r) = rules::find(code) else {
         let near: Vec<&str> = rules::RULES
@@ -160,11 +131,4 @@ fn indent(s: &str) -> String {
         .map(|l| format!("    {l}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn write(path: &Path, text: &str) -> Result<(), Error> {
-    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }

@@ -1,4 +1,6 @@
-//! Command implementations: validate the parsed flags, call the engine, render, write.
+//! One thin file per command: flags → validated config (`cli/`) → the engine → renderings
+//! (`render/`) → files and stdout → the exit code. No engine logic lives here; the shared
+//! helpers below are the only I/O primitives commands use.
 
 mod check;
 mod ci;
@@ -6,15 +8,16 @@ mod cluster;
 mod compare;
 mod coverage;
 mod eval;
-mod input;
 mod lint;
 mod report;
 mod scan;
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 
 use crate::cli::{Cli, ColorChoice, Command};
 use crate::render::terminal::Style;
+use crate::util::atomic::write_atomic;
 use crate::{Error, Exit};
 
 /// Run the parsed command.
@@ -63,4 +66,12 @@ pub(crate) fn print(text: &str) -> Result<(), Error> {
 pub(crate) fn note(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{text}");
+}
+
+/// Write an output file atomically (write, then rename).
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), Error> {
+    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -43,7 +43,7 @@ pub(super) fn run(args: &ReportArgs, style: Style) -> Result<Exit, Error> {
 }
 
 fn template_error(e: crate::render::template::TemplateError) -> Error {
-    Error::Usage(e.to_string())
+    Error::Template(e)
 }
 
 fn render(

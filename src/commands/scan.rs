@@ -6,7 +6,7 @@ use crate::cli::scan::ScanArgs;
 use crate::render::terminal::Style;
 use crate::report::scan::{build, draft_suite};
 use crate::surface::scan::{ScanOptions, scan};
-use crate::util::atomic::write_atomic;
+
 use crate::{Error, Exit, render};
 
 pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
@@ -35,8 +35,8 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
     if found && !args.no_write {
         let dir = args.out_dir.clone().unwrap_or_else(|| args.root.clone());
         let suite_path = suite_target(&dir);
-        write(&dir.join("mf.scan.json"), &render::json::to_string(&report))?;
-        write(&suite_path, &render::json::to_string(&draft))?;
+        super::write_file(&dir.join("mf.scan.json"), &render::json::to_string(&report))?;
+        super::write_file(&suite_path, &render::json::to_string(&draft))?;
         if !args.json {
             super::note(&format!(
                 "wrote {} and {}",
@@ -99,7 +99,7 @@ fn probe_servers(
     let mut probes = Vec::new();
     for server in result.servers.clone() {
         let loaded = Target::from_config(root, &server)
-            .map_err(Error::from)
+            .map_err(crate::surface::error::InputError::from)
             .and_then(|t| load_target(&t, &opts));
         let probe = match loaded {
             Ok(loaded) => {
@@ -113,7 +113,7 @@ fn probe_servers(
                     error: None,
                 }
             }
-            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            Err(crate::surface::error::InputError::Live(crate::surface::live::LiveError::Interrupted)) => return Err(Error::Interrupted),
             Err(e) => crate::report::scan::Probe {
                 server: server.name.clone(),
                 transport: server.transport,
@@ -129,12 +129,4 @@ fn probe_servers(
         probes.push(probe);
     }
     Ok(probes)
-}
-
-/// The report with a `probes` array added when `--probe` ran (an additive field).
-fn write(path: &Path, text: &str) -> Result<(), Error> {
-    write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }

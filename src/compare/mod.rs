@@ -1,6 +1,7 @@
-//! Compare: base vs head. Comparability, pairing and verdicts for two scorecards
-//! ([`eval`]); the free surface diff ([`surface_diff`]) and surfaces at a git revision ([`git`]).
+//! Compare: base vs head. Comparability, pairing and verdicts for two scorecards ([`eval`]);
+//! the free surface diff ([`surface_diff`]); the compare document of either ([`report`]).
+//! Surfaces at a git revision are read by [`crate::surface::git`].
 
 pub mod eval;
-pub mod git;
+pub mod report;
 pub mod surface_diff;

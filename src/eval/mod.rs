@@ -1,13 +1,25 @@
-//! The eval engine: plan the trials, run them against providers (with a cache), score them.
+//! The eval engine: validated settings in, a scorecard out.
 //!
-//! plan (cases × repeat × models, seeded tool order, budgets) → run (tokio, concurrency,
-//! retries, cancel, cache) → score (verdicts, argument checks) → metrics (stats).
+//! config ([`config::EvalConfig`], checked once) → suite and tools ([`evaluate::load_suite`])
+//! → models ([`models`]) → plan (cases × repeat × models, seeded tool order, budgets) → run
+//! (tokio, concurrency, retries, cancel, cache; progress to an [`evaluate::Observer`]) → score
+//! (verdicts, argument checks) → metrics (stats) → scorecard assembly and gates ([`scorecard`]).
 
 pub mod args;
 pub mod cache;
+pub mod config;
+pub mod dry_run;
+mod error;
+pub mod evaluate;
+pub mod models;
 pub mod plan;
 pub mod run;
 pub mod score;
+mod scorecard;
+
+pub use config::{EvalConfig, EvalGates};
+pub use error::EvalError;
+pub use evaluate::{EvalOutcome, LoadedSuite, Observer, evaluate, load_suite};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,5 @@
-//! The GitHub layer of `mf ci`: it decides which renderings go where, and computes nothing.
+//! GitHub I/O only: reading the run's context and writing to GitHub's sinks. What goes where is
+//! decided by the `mf ci` pipeline ([`crate::ci::publish`]); nothing here computes a figure.
 //!
 //! - [`event`]: the run's context from `GITHUB_*` variables and the event payload (pull request,
 //!   base and head commits, fork or not, run URL).
@@ -8,10 +9,8 @@
 //!   regressions, at most 10 per level.
 //! - [`comment`]: the sticky pull request comment (octocrab), found by its marker and edited in
 //!   place.
-//! - [`base`]: files at the base commit and the cache of base scorecards.
 
 pub mod annotations;
-pub mod base;
 pub mod comment;
 pub mod event;
 pub mod outputs;

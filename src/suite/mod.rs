@@ -6,6 +6,8 @@
 //! drafts of these types.
 
 mod locate;
+pub mod discover;
+pub mod input;
 pub mod read;
 pub mod select;
 pub mod taskset;

@@ -120,6 +120,9 @@ impl std::fmt::Display for Phase {
 /// Why a live listing failed. Each message says what happened and what to try.
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
+    /// The user pressed Ctrl-C while the server was being listed (exit 130).
+    #[error("interrupted")]
+    Interrupted,
     /// The program does not exist on PATH.
     #[error(
         "server {server}: command `{program}` not found on PATH; install it or pass its full path"
@@ -272,20 +275,20 @@ pub struct Listing {
 }
 
 /// Fetch a listing from blocking code: builds a current-thread runtime, and on Ctrl-C kills the
-/// server (and its process group) and returns [`crate::Error::Interrupted`] (exit 130).
+/// server (and its process group) and returns [`LiveError::Interrupted`] (exit 130).
 pub fn fetch_blocking(
     server: &str,
     endpoint: &Endpoint,
     opts: &LiveOptions,
-) -> Result<Listing, crate::Error> {
+) -> Result<Listing, LiveError> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| LiveError::Invalid(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(async {
         tokio::select! {
-            r = fetch(server, endpoint, opts) => r.map_err(crate::Error::from),
-            _ = tokio::signal::ctrl_c() => Err(crate::Error::Interrupted),
+            r = fetch(server, endpoint, opts) => r,
+            _ = tokio::signal::ctrl_c() => Err(LiveError::Interrupted),
         }
     })
 }

@@ -1,8 +1,11 @@
 //! The tool surface: what a model sees. Tools and skills with where they came from, normalized
 //! for analysis, fingerprinted, and counted in tokens.
 
+pub mod error;
 pub mod fingerprint;
 pub mod formats;
+pub mod git;
+pub mod input;
 pub mod json_doc;
 pub mod live;
 pub mod normalize;

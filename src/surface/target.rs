@@ -16,7 +16,7 @@ use super::formats::{self, Loaded, Source};
 use super::live::{self, Endpoint, Listing, LiveError, LiveOptions};
 use super::scan::mcp_config::{ConfiguredServer, Transport};
 use super::{Confidence, Origin, SourceFormat};
-use crate::Error;
+use super::error::InputError;
 
 /// Variables every stdio child gets when mf has them.
 pub const BASE_ENV: &[&str] = &[
@@ -114,7 +114,7 @@ impl Target {
     }
 
     /// The server named `name` in an MCP client config found by scanning `root`.
-    pub fn configured(root: &Path, name: &str) -> Result<Target, Error> {
+    pub fn configured(root: &Path, name: &str) -> Result<Target, InputError> {
         let found = super::scan::scan(root, &super::scan::ScanOptions::default())?;
         let matches: Vec<&ConfiguredServer> =
             found.servers.iter().filter(|s| s.name == name).collect();
@@ -302,15 +302,15 @@ pub fn endpoint(t: &Target, opts: &LiveOptions) -> Result<Option<Endpoint>, Live
 
 /// Load a target's tools: a file through [`formats::load_path`], a live server through the MCP
 /// client (origin `{server, format: live}`, confidence high). Writes `--save-snapshot` if asked.
-pub fn load_target(t: &Target, opts: &LiveOptions) -> Result<Loaded, Error> {
+pub fn load_target(t: &Target, opts: &LiveOptions) -> Result<Loaded, InputError> {
     let Some(endpoint) = endpoint(t, opts)? else {
         if opts.save_snapshot.is_some() {
-            return Err(Error::Usage(
+            return Err(InputError::Usage(
                 "--save-snapshot needs a live target (a URL, --stdio or --server)".into(),
             ));
         }
         let Target::Snapshot(path) = t else {
-            return Err(Error::Usage("not a file target".into()));
+            return Err(InputError::Usage("not a file target".into()));
         };
         return Ok(formats::load_path(path, &t.display_name())?);
     };
@@ -319,7 +319,7 @@ pub fn load_target(t: &Target, opts: &LiveOptions) -> Result<Loaded, Error> {
     if let Some(path) = &opts.save_snapshot {
         let text = snapshot_json(&listing);
         crate::util::atomic::write_atomic(path, text.as_bytes()).map_err(|source| {
-            Error::Write {
+            InputError::Write {
                 path: path.clone(),
                 source,
             }

@@ -14,6 +14,7 @@ mod injection;
 mod naming;
 mod overlap;
 mod profiles;
+pub mod report;
 pub mod rules;
 mod schema;
 mod surface;

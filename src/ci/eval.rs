@@ -5,56 +5,47 @@
 use std::path::Path;
 use std::time::Instant;
 
-use clap::Parser;
-
-use super::{FoundSuite, Head, repo_and_path, short};
-use crate::Error;
-use crate::cli::ci::CiArgs;
-use crate::cli::eval::EvalArgs;
-use crate::compare::eval::{DEFAULT_GATED, comparability, compare, overall};
-use crate::eval::cache;
-use crate::github::base::{self as gbase, BaseCache, BaseKey};
+use super::base::{self as gbase, BaseCache, BaseKey, repo_and_path};
+use super::suite::FoundSuite;
+use super::{CiConfig, CiError, Head, short};
+use crate::compare::eval::DEFAULT_GATED;
+use crate::compare::report::scorecards;
+use crate::eval::{self as engine, EvalConfig, EvalOutcome, LoadedSuite, Observer, models};
+use crate::providers::config::ModelSpec;
 use crate::report::ci::CiEvent;
-use crate::report::compare::{COMPARE_VERSION, CompareReport, GateSettings, Pairing, Side};
+use crate::report::compare::{CompareReport, GateSettings, Pairing};
 use crate::report::scorecard::{Scorecard, Status};
 use crate::suite::Suite;
 use crate::surface::Surface;
 use crate::surface::fingerprint::surface_fingerprint;
 
-use super::super::eval::{self as engine, EvalOutcome};
-
 /// Significance level of the regression gate.
 const ALPHA: f64 = 0.05;
 
-/// `mf eval`'s flags, parsed from the argument list `mf ci` builds, so every setting `mf ci`
-/// does not name keeps `mf eval`'s default.
-#[derive(Debug, Parser)]
-#[command(name = "mf-ci-eval")]
-struct EvalCommand {
-    #[command(flatten)]
-    eval: EvalArgs,
-}
-
 /// What the eval part produced.
-#[derive(Default)]
-pub(super) struct EvalPart {
-    pub(super) head: Option<Scorecard>,
-    pub(super) base: Option<Scorecard>,
-    pub(super) base_reused: bool,
-    pub(super) compare: Option<CompareReport>,
+#[derive(Debug, Default)]
+pub struct EvalPart {
+    /// The head scorecard.
+    pub head: Option<Scorecard>,
+    /// The base scorecard.
+    pub base: Option<Scorecard>,
+    /// The base scorecard came from the base cache.
+    pub base_reused: bool,
+    /// Base vs head.
+    pub compare: Option<CompareReport>,
     /// Gate failures found while running it (context budget, incomparable runs).
-    pub(super) failures: Vec<String>,
+    pub failures: Vec<String>,
     /// The head eval could not run at all (exit 1).
-    pub(super) error: Option<String>,
+    pub error: Option<String>,
 }
 
 /// Why the run is free-only, or `None` for a full run. A model list that does not resolve is
 /// an error.
-pub(super) fn free_reason(
-    args: &CiArgs,
+pub fn free_reason(
+    config: &CiConfig,
     event: &CiEvent,
     found: Option<&FoundSuite>,
-) -> Result<Option<String>, Error> {
+) -> Result<Option<String>, CiError> {
     let untrusted_event = matches!(
         event.name.as_deref(),
         Some("pull_request" | "pull_request_target")
@@ -74,7 +65,7 @@ pub(super) fn free_reason(
                 .to_owned(),
         ));
     };
-    let models = models(args, &found.suite);
+    let models = model_list(config, &found.suite);
     if models.is_empty() {
         return Ok(Some(format!(
             "no models: give --models (e.g. openai:gpt-4.1-mini, or lexical, which needs no \
@@ -82,8 +73,8 @@ pub(super) fn free_reason(
             found.display
         )));
     }
-    let eval_args = eval_args(args, found, &models, None)?;
-    let specs = engine::resolve_models(&eval_args, &found.suite)?;
+    let settings = eval_config(config, models, None);
+    let specs = models::resolve(&settings, &found.suite)?;
     let mut missing = Vec::new();
     for spec in &specs {
         let Some(var) = spec.key_env() else { continue };
@@ -102,61 +93,37 @@ pub(super) fn free_reason(
 }
 
 /// `--models`, else the suite's named models.
-fn models(args: &CiArgs, suite: &Suite) -> Vec<String> {
-    if args.models.is_empty() {
+fn model_list(config: &CiConfig, suite: &Suite) -> Vec<String> {
+    if config.models.is_empty() {
         suite.models.keys().cloned().collect()
     } else {
-        args.models.clone()
+        config.models.clone()
     }
 }
 
-/// The `mf eval` settings of both sides (`min_accuracy` only for head).
-fn eval_args(
-    args: &CiArgs,
-    found: &FoundSuite,
-    models: &[String],
-    min_accuracy: Option<f64>,
-) -> Result<EvalArgs, Error> {
-    let mut argv: Vec<String> = vec![
-        "mf-ci-eval".into(),
-        "--suite".into(),
-        found.path.to_string_lossy().into_owned(),
-        "--models".into(),
-        models.join(","),
-        "--repeat".into(),
-        args.repeat.to_string(),
-        "--max-trials".into(),
-        args.max_trials.to_string(),
-        "--max-tools".into(),
-        args.max_tools.to_string(),
-    ];
-    if let Some(dir) = &args.cache_dir {
-        argv.push("--cache-dir".into());
-        argv.push(dir.to_string_lossy().into_owned());
-    }
-    if let Some(v) = min_accuracy {
-        argv.push("--min-accuracy".into());
-        argv.push(v.to_string());
-    }
-    let parsed = EvalCommand::try_parse_from(&argv)
-        .map_err(|e| Error::Usage(format!("the eval settings do not parse: {e}")))?;
-    engine::validate_flags(&parsed.eval)?;
-    Ok(parsed.eval)
+/// The eval settings of both sides: the run's template with these models (and `min_accuracy`
+/// only for head). The template was validated when the config was built.
+fn eval_config(config: &CiConfig, models: Vec<String>, min_accuracy: Option<f64>) -> EvalConfig {
+    let mut settings = config.eval.clone();
+    settings.models = models;
+    settings.gates.min_accuracy = min_accuracy;
+    settings
 }
 
 /// Eval head, eval (or reuse) base, compare. `None` when interrupted.
-pub(super) fn run_eval(
-    args: &CiArgs,
+pub fn run(
+    config: &CiConfig,
     found: &FoundSuite,
     head: &Head,
     base: Option<(&str, &Surface)>,
     notes: &mut Vec<String>,
-) -> Result<Option<EvalPart>, Error> {
+    observer: &mut dyn Observer,
+) -> Result<Option<EvalPart>, CiError> {
     let mut part = EvalPart::default();
-    let models = models(args, &found.suite);
-    let head_args = eval_args(args, found, &models, args.min_accuracy)?;
-    let base_args = eval_args(args, found, &models, None)?;
-    let (suite, suite_display, _) = match engine::load_suite(&head_args) {
+    let models = model_list(config, &found.suite);
+    let head_config = eval_config(config, models.clone(), config.min_accuracy);
+    let base_config = eval_config(config, models, None);
+    let suite = match engine::load_suite(Some(&found.path)) {
         Ok(loaded) => loaded,
         Err(e) => {
             part.error = Some(format!("the head eval could not run: {e}"));
@@ -164,20 +131,23 @@ pub(super) fn run_eval(
         }
     };
     let head_card = match engine::evaluate(
-        &head_args,
+        &head_config,
         Instant::now(),
         &suite,
-        &suite_display,
         head.surface.clone(),
         &head.label,
+        observer,
     ) {
         Ok(EvalOutcome::Card(card)) => *card,
-        Ok(EvalOutcome::Interrupted) => return Ok(None),
+        Ok(EvalOutcome::Interrupted(kept)) => {
+            observer.note(&kept.to_string());
+            return Ok(None);
+        }
         Ok(EvalOutcome::OverContext(message)) => {
             part.failures.push(format!("head eval refused: {message}"));
             return Ok(Some(part));
         }
-        Ok(EvalOutcome::DryRun { .. }) => return Ok(Some(part)),
+        Ok(EvalOutcome::DryRun(_)) => return Ok(Some(part)),
         Err(e) => {
             part.error = Some(format!("the head eval could not run: {e}"));
             return Ok(Some(part));
@@ -185,13 +155,13 @@ pub(super) fn run_eval(
     };
     if let Some((commit, surface)) = base {
         match base_eval(
-            &base_args,
+            &base_config,
             found,
             commit,
             surface,
             &head.label,
-            args.cache_dir.as_deref(),
             notes,
+            observer,
         )? {
             BaseRun::Card { card, reused } => {
                 part.base = Some(*card);
@@ -202,11 +172,13 @@ pub(super) fn run_eval(
         }
     }
     if let Some(base_card) = &part.base {
-        let reasons = comparability(base_card, &head_card);
+        let reasons = crate::compare::eval::comparability(base_card, &head_card);
         let unhealthy =
             base_card.status == Status::Unhealthy || head_card.status == Status::Unhealthy;
         if reasons.is_empty() {
-            let eval = compare(
+            part.compare = Some(scorecards(
+                &base_card.suite.path,
+                &head_card.suite.path,
                 base_card,
                 &head_card,
                 GateSettings {
@@ -214,37 +186,20 @@ pub(super) fn run_eval(
                     alpha: ALPHA,
                     metrics: DEFAULT_GATED.iter().map(|m| (*m).to_owned()).collect(),
                 },
-            );
-            part.compare = Some(CompareReport {
-                version: COMPARE_VERSION,
-                kind: "compare".into(),
-                verdict: Some(overall(&eval)),
-                base: Side {
-                    source: base_card.suite.path.clone(),
-                    kind: "scorecard".into(),
-                    fingerprint: Some(base_card.suite.fingerprint.clone()),
-                },
-                head: Side {
-                    source: head_card.suite.path.clone(),
-                    kind: "scorecard".into(),
-                    fingerprint: Some(head_card.suite.fingerprint.clone()),
-                },
-                eval: Some(eval),
-                surface: None,
-            });
+            ));
         } else {
             notes.push(format!(
                 "base and head are not comparable: {}",
                 reasons.join("; ")
             ));
-            if args.fail_on_regression && !unhealthy {
+            if config.fail_on_regression && !unhealthy {
                 part.failures.push(format!(
                     "--fail-on-regression: base and head are not comparable ({})",
                     reasons.join("; ")
                 ));
             }
         }
-    } else if args.fail_on_regression {
+    } else if config.fail_on_regression {
         notes.push("--fail-on-regression had no base eval to compare with".to_owned());
     }
     part.head = Some(head_card);
@@ -260,14 +215,14 @@ enum BaseRun {
 /// The base eval: the suite file at the merge base, the surface at the merge base, the same
 /// settings; a stored scorecard when one matches.
 fn base_eval(
-    args: &EvalArgs,
+    settings: &EvalConfig,
     found: &FoundSuite,
     commit: &str,
     surface: &Surface,
     head_label: &str,
-    cache_dir: Option<&Path>,
     notes: &mut Vec<String>,
-) -> Result<BaseRun, Error> {
+    observer: &mut dyn Observer,
+) -> Result<BaseRun, CiError> {
     let short = short(commit);
     let (suite_repo, suite_file) = repo_and_path(&found.path.to_string_lossy());
     let bytes = match gbase::file_at(&suite_repo, commit, &suite_file) {
@@ -293,25 +248,25 @@ fn base_eval(
     let tmp = tempfile::Builder::new()
         .prefix("mf-ci-base-")
         .tempdir()
-        .map_err(|source| Error::Write {
+        .map_err(|source| CiError::Write {
             path: std::env::temp_dir(),
             source,
         })?;
     let name = Path::new(&suite_file)
         .file_name()
         .map_or_else(|| "suite.json".into(), |n| n.to_string_lossy().into_owned());
-    let path = gbase::materialize(tmp.path(), &name, &bytes).map_err(|source| Error::Write {
+    let path = gbase::materialize(tmp.path(), &name, &bytes).map_err(|source| CiError::Write {
         path: tmp.path().join(&name),
         source,
     })?;
     let display = format!("{}@{short}", found.display);
-    let suite = match crate::suite::read_suite_any(&path, &display)
-        .map_err(Error::from)
-        .and_then(|s| {
-            s.validate_for_eval(&display)
-                .map(|()| s)
-                .map_err(Error::from)
-        }) {
+    let suite = match crate::suite::read_suite_any(&path, &display).and_then(|s| {
+        s.validate_for_eval(&display).map(|()| LoadedSuite {
+            suite: s,
+            display: display.clone(),
+            path: path.clone(),
+        })
+    }) {
         Ok(s) => s,
         Err(e) => {
             notes.push(format!(
@@ -320,24 +275,29 @@ fn base_eval(
             return Ok(BaseRun::Skipped);
         }
     };
-    let specs = match engine::resolve_models(args, &suite) {
+    let specs = match models::resolve(settings, &suite.suite) {
         Ok(specs) => specs,
         Err(e) => {
             notes.push(format!("the base models do not resolve: {e}; no base eval"));
             return Ok(BaseRun::Skipped);
         }
     };
-    let settings = settings_hash(args, &specs);
+    let settings_key = settings_hash(settings, &specs);
     let suite_hash = gbase::sha256(&bytes);
     let surface_hash = surface_fingerprint(surface);
     let key = BaseKey {
         commit,
-        settings: &settings,
+        settings: &settings_key,
         suite: &suite_hash,
         surface: &surface_hash,
     }
     .key();
-    let store = BaseCache::new(&cache_dir.map_or_else(cache::default_dir, Path::to_path_buf));
+    let store = BaseCache::new(
+        &settings
+            .cache_dir
+            .clone()
+            .unwrap_or_else(crate::eval::cache::default_dir),
+    );
     if let Some(card) = store.load(&key) {
         return Ok(BaseRun::Card {
             card: Box::new(card),
@@ -345,29 +305,32 @@ fn base_eval(
         });
     }
     let outcome = engine::evaluate(
-        args,
+        settings,
         Instant::now(),
         &suite,
-        &display,
         surface.clone(),
         &format!("{head_label}@{short}"),
+        observer,
     );
     match outcome {
         Ok(EvalOutcome::Card(card)) => {
             if let Err(e) = store.store(&key, &card) {
-                super::super::note(&format!("warning: cannot store the base scorecard: {e}"));
+                observer.note(&format!("warning: cannot store the base scorecard: {e}"));
             }
             Ok(BaseRun::Card {
                 card,
                 reused: false,
             })
         }
-        Ok(EvalOutcome::Interrupted) => Ok(BaseRun::Interrupted),
+        Ok(EvalOutcome::Interrupted(kept)) => {
+            observer.note(&kept.to_string());
+            Ok(BaseRun::Interrupted)
+        }
         Ok(EvalOutcome::OverContext(message)) => {
             notes.push(format!("base eval refused: {message}"));
             Ok(BaseRun::Skipped)
         }
-        Ok(EvalOutcome::DryRun { .. }) => Ok(BaseRun::Skipped),
+        Ok(EvalOutcome::DryRun(_)) => Ok(BaseRun::Skipped),
         Err(e) => {
             notes.push(format!("the base eval could not run: {e}"));
             Ok(BaseRun::Skipped)
@@ -378,27 +341,27 @@ fn base_eval(
 /// A hash of every eval setting that shapes a request or a score: mf's version, the settings
 /// as `mf eval` sees them (no gates: they do not change a base scorecard's figures), the
 /// resolved models, and the scripts of scripted models.
-fn settings_hash(args: &EvalArgs, specs: &[crate::providers::config::ModelSpec]) -> String {
+fn settings_hash(settings: &EvalConfig, specs: &[ModelSpec]) -> String {
     let mut text = format!(
         "mf {}\nrepeat {} seed {} max-trials {} max-tools {} max-context {:?} temperature {:?} \
          max-output {} profile {:?} cases {:?} only {:?} skip {:?} tool-choice-auto {} \
          base-url {:?} max-error-rate {} min-scored {}\n{specs:?}\n",
         env!("CARGO_PKG_VERSION"),
-        args.repeat,
-        args.seed,
-        args.max_trials,
-        args.max_tools,
-        args.max_context_tokens,
-        args.temperature,
-        args.max_output_tokens,
-        args.profile,
-        args.cases,
-        args.only,
-        args.skip,
-        args.tool_choice_auto,
-        args.base_url,
-        args.max_error_rate,
-        args.min_scored,
+        settings.repeat,
+        settings.seed,
+        settings.budgets.max_trials,
+        settings.budgets.max_tools,
+        settings.budgets.max_context_tokens,
+        settings.temperature,
+        settings.max_output_tokens,
+        settings.profile,
+        settings.selection.ids,
+        settings.selection.only,
+        settings.selection.skip,
+        settings.tool_choice_auto,
+        settings.base_url,
+        settings.gates.max_error_rate,
+        settings.gates.min_scored,
     );
     for spec in specs {
         if let Some(script) = &spec.script {

@@ -1,10 +1,11 @@
-//! The base side of `mf ci`: single files as they are at the base commit (the suite and the
-//! tool files it references), and the cache of base scorecards.
+//! The base side of `mf ci`: the merge base and the surface there ([`resolve`]), single files
+//! as they are at the base commit (the suite and the tool files it references), and the cache of
+//! base scorecards.
 //!
 //! Files are read with `git cat-file blob COMMIT:./PATH`: raw blobs, so no filter, textconv or
-//! hook runs, with the same hardening as [`crate::compare::git`] (hooks and fsmonitor off, no
+//! hook runs, with the same hardening as [`crate::surface::git`] (hooks and fsmonitor off, no
 //! prompt, the caller's `GIT_DIR`-style variables removed). Folders at the base (a scanned
-//! surface) go through [`crate::compare::git::surface_at_ref`] instead.
+//! surface) go through [`crate::surface::git::surface_at_ref`] instead.
 //!
 //! A base scorecard depends only on the base commit and the eval settings, so it is stored
 //! under `CACHE_DIR/ci-base/KEY.json` and reused by later runs against the same base (every push
@@ -19,10 +20,101 @@ use std::process::Command;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use super::short;
+use crate::eval::Observer;
 use crate::report::scorecard::{Scorecard, Status};
+use crate::surface::Surface;
+use crate::surface::git::{GitError, merge_base, surface_at_ref};
 use crate::surface::fingerprint::canonical_json;
 use crate::surface::formats::MAX_FILE_BYTES;
 use crate::util::atomic::write_atomic;
+
+/// The base of a run: the merge base, and the surface at PATH there (`None` when it could not
+/// be read; every reason is a note).
+#[derive(Debug)]
+pub struct Base {
+    /// The merge base commit (full id).
+    pub commit: String,
+    /// The surface at PATH at that commit.
+    pub surface: Option<Surface>,
+}
+
+/// The merge base of `rev` and PATH's `HEAD`, and the surface at PATH there. `None` (with a
+/// note) without a revision or when the merge base cannot be found.
+pub fn resolve(
+    path: &str,
+    rev: Option<&str>,
+    notes: &mut Vec<String>,
+    observer: &mut dyn Observer,
+) -> Option<Base> {
+    let (repo, rel) = repo_and_path(path);
+    let Some(rev) = rev else {
+        notes.push(
+            "no base revision (not a pull request, and no --base-ref): no surface diff and \
+             no base eval"
+                .to_owned(),
+        );
+        return None;
+    };
+    let commit = match merge_base(&repo, rev, "HEAD") {
+        Ok(mb) => mb,
+        Err(e) => {
+            notes.push(format!("no base: {e}; no surface diff and no base eval"));
+            return None;
+        }
+    };
+    let surface = base_surface(&repo, &commit, &rel, path, notes, observer);
+    Some(Base { commit, surface })
+}
+
+/// The git repository folder for PATH and the path inside it to read at a revision: PATH
+/// itself (`.`) for a folder, the file name in its parent for a file.
+pub fn repo_and_path(path: &str) -> (PathBuf, String) {
+    let p = Path::new(path);
+    if p.is_file()
+        && let Some(name) = p.file_name()
+    {
+        let parent = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        return (parent, name.to_string_lossy().into_owned());
+    }
+    (p.to_path_buf(), ".".to_owned())
+}
+
+/// The surface at the merge base, or `None` (with a note) when it cannot be read. A path that
+/// does not exist at the base is an empty surface: every tool is added.
+fn base_surface(
+    repo: &Path,
+    commit: &str,
+    rel: &str,
+    shown: &str,
+    notes: &mut Vec<String>,
+    observer: &mut dyn Observer,
+) -> Option<Surface> {
+    let short = short(commit);
+    match surface_at_ref(repo, commit, rel) {
+        Ok((surface, warnings)) => {
+            for w in warnings {
+                observer.note(&format!("warning: {short}: {w}"));
+            }
+            Some(surface)
+        }
+        Err(GitError::PathAbsent { .. }) => {
+            notes.push(format!(
+                "{shown} does not exist at the base {short}: every tool in it is added"
+            ));
+            Some(Surface::default())
+        }
+        Err(e) => {
+            notes.push(format!(
+                "cannot read the surface at the base {short}: {e}; no surface diff and no base eval"
+            ));
+            None
+        }
+    }
+}
 
 /// Version tag of the base cache key and entry.
 pub const BASE_CACHE_VERSION: &str = "mf-ci-base-v1";
@@ -105,9 +197,9 @@ pub fn normalize(path: &str) -> Result<String, String> {
 }
 
 /// `git -C repo` as the rest of mf runs it: hooks, fsmonitor, prompts and optional locks off,
-/// none of the caller's `GIT_DIR`-style variables (see `compare::git`).
+/// none of the caller's `GIT_DIR`-style variables (see `surface::git`).
 fn git(repo: &Path) -> Command {
-    crate::compare::git::base_command(repo)
+    crate::surface::git::base_command(repo)
 }
 
 /// `sha256:` + hex of `bytes`.

@@ -1,21 +1,85 @@
-//! The publishing half of `mf ci`: the report files (SARIF, JUnit, HTML, badge; the JSON path)
-//! and the sticky PR comment.
+//! The publishing half of `mf ci` ([`publish`]): which rendering goes where — the report files
+//! (SARIF, JUnit, HTML, badge), the sticky PR comment, the job summary, the CI report JSON and
+//! the step outputs. The GitHub I/O itself is in [`crate::github`].
 
 use std::path::{Path, PathBuf};
 
-use super::write;
-use crate::Error;
+use super::{CiConfig, CiError, CommentMode};
 use crate::analyze::lint::rules;
-use crate::cli::ci::{CiArgs, Switch3};
-use crate::github::comment;
+use crate::eval::Observer;
 use crate::github::event::Context;
+use crate::github::{comment, outputs, summary};
 use crate::render;
 use crate::render::document::Document;
 use crate::report::ci::{CiReport, Files};
+use crate::util::atomic::write_atomic;
+
+/// Step 7: every output of a finished run, in order — report files, the PR comment, the job
+/// summary, the JSON report, the step outputs. Notes about skipped or failed steps go into the
+/// report (the comment) or to `observer` (the summary).
+pub fn publish(
+    config: &CiConfig,
+    ctx: &Context,
+    ci: &mut CiReport,
+    observer: &mut dyn Observer,
+) -> Result<(), CiError> {
+    let json_path = config.files.json.clone().or_else(default_json_path);
+    write_reports(config, ci, json_path.as_deref(), observer)?;
+    let comment_url = post_comment(config, ctx, ci, observer);
+    if config.summary
+        && let Some(path) = &ctx.step_summary
+    {
+        let text = match &config.templates.summary {
+            Some(t) => custom_or_builtin(
+                render::ci::summary_with(&Document::Ci(Box::new(ci.clone())), Some(t)),
+                t,
+                || render::ci::summary(ci),
+                observer,
+            ),
+            None => render::ci::summary(ci),
+        };
+        match summary::append(path, &text) {
+            Ok(summary::Appended::Whole) => {}
+            Ok(summary::Appended::Cut) => {
+                observer.note("note: the job summary was cut to stay under 1 MiB");
+            }
+            Ok(summary::Appended::Full) => observer
+                .note("note: the job summary already holds 1 MiB; mf's summary was not added"),
+            Err(e) => observer.note(&format!(
+                "warning: cannot write the job summary {}: {e}",
+                path.display()
+            )),
+        }
+    }
+    if let Some(path) = &json_path {
+        write(path, &render::json::to_string(ci))?;
+    }
+    if let Some(path) = &ctx.output {
+        let mut o = outputs::from_report(ci);
+        o.set("comment-url", comment_url.unwrap_or_default());
+        o.append_to(path).map_err(|source| CiError::Write {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Write `text` to `path` atomically, creating its folder.
+fn write(path: &Path, text: &str) -> Result<(), CiError> {
+    let fail = |source| CiError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(fail)?;
+    }
+    write_atomic(path, text.as_bytes()).map_err(fail)
+}
 
 /// Where the CI report goes without `--json-out`: `$RUNNER_TEMP/mf-ci.json` in GitHub Actions
 /// (outside the checkout, readable by later steps), nowhere elsewhere.
-pub(super) fn default_json_path() -> Option<PathBuf> {
+pub fn default_json_path() -> Option<PathBuf> {
     let in_actions = std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
     let temp = std::env::var_os("RUNNER_TEMP").filter(|v| !v.is_empty())?;
     in_actions.then(|| PathBuf::from(temp).join("mf-ci.json"))
@@ -24,20 +88,22 @@ pub(super) fn default_json_path() -> Option<PathBuf> {
 /// SARIF (lint), JUnit (lint, eval and compare), HTML and the badge (shields endpoint JSON, or
 /// SVG for a `.svg` path). Every path is recorded in `ci.files` first (the JSON path too,
 /// written last by the caller), so each rendering lists them all.
-pub(super) fn write_reports(
-    args: &CiArgs,
+fn write_reports(
+    config: &CiConfig,
     ci: &mut CiReport,
     json: Option<&Path>,
-) -> Result<(), Error> {
+    observer: &mut dyn Observer,
+) -> Result<(), CiError> {
+    let files = &config.files;
     let shown = |p: &PathBuf| p.to_string_lossy().into_owned();
     ci.files = Files {
         json: json.map(|p| p.to_string_lossy().into_owned()),
-        junit: args.junit.as_ref().map(shown),
-        sarif: args.sarif.as_ref().map(shown),
-        html: args.html.as_ref().map(shown),
-        badge: args.badge.as_ref().map(shown),
+        junit: files.junit.as_ref().map(shown),
+        sarif: files.sarif.as_ref().map(shown),
+        html: files.html.as_ref().map(shown),
+        badge: files.badge.as_ref().map(shown),
     };
-    if let Some(p) = &args.sarif {
+    if let Some(p) = &files.sarif {
         let doc = |code: &str| {
             rules::find(code).map(|r| render::sarif::RuleDoc {
                 summary: r.summary.to_owned(),
@@ -46,23 +112,26 @@ pub(super) fn write_reports(
         };
         write(p, &render::sarif::lint(&ci.lint, &doc))?;
     }
-    if let Some(p) = &args.junit {
+    if let Some(p) = &files.junit {
         write(p, &render::eval_junit::ci(ci))?;
     }
-    if args.html.is_none() && args.badge.is_none() {
+    if files.html.is_none() && files.badge.is_none() {
         return Ok(());
     }
     let doc = Document::Ci(Box::new(ci.clone()));
-    if let Some(p) = &args.html {
-        let html = match &args.template_html {
-            Some(t) => custom_or_builtin(render::html::report_with(&doc, Some(t)), t, || {
-                render::html::report(&doc)
-            }),
+    if let Some(p) = &files.html {
+        let html = match &config.templates.html {
+            Some(t) => custom_or_builtin(
+                render::html::report_with(&doc, Some(t)),
+                t,
+                || render::html::report(&doc),
+                observer,
+            ),
             None => render::html::report(&doc),
         };
         write(p, &html)?;
     }
-    if let Some(p) = &args.badge {
+    if let Some(p) = &files.badge {
         let badge = render::badge::badge(&doc);
         let svg = p.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
         let text = if svg {
@@ -77,14 +146,19 @@ pub(super) fn write_reports(
 
 /// The sticky PR comment, when asked for and possible. Returns the comment's URL. Every way it
 /// can be skipped or fail is a note, never a failure of the run.
-pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> Option<String> {
+fn post_comment(
+    config: &CiConfig,
+    ctx: &Context,
+    ci: &mut CiReport,
+    observer: &mut dyn Observer,
+) -> Option<String> {
     let event = ci.event.clone();
     let is_pr = event.pull_request.is_some();
     let read_only_event = event.fork && event.name.as_deref() == Some("pull_request");
-    let want = match args.comment {
-        Switch3::Off => false,
-        Switch3::On => true,
-        Switch3::Auto => is_pr,
+    let want = match config.comment {
+        CommentMode::Off => false,
+        CommentMode::On => true,
+        CommentMode::Auto => is_pr,
     };
     if !want {
         return None;
@@ -101,7 +175,7 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
                 .to_owned(),
         );
     };
-    if args.comment == Switch3::Auto && read_only_event {
+    if config.comment == CommentMode::Auto && read_only_event {
         return skip(
             ci,
             format!(
@@ -109,7 +183,7 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
             ),
         );
     }
-    let token = std::env::var(&args.github_token_env)
+    let token = std::env::var(&config.github_token_env)
         .ok()
         .filter(|t| !t.is_empty());
     let Some(token) = token else {
@@ -117,16 +191,19 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
             ci,
             format!(
                 "no token in ${} (give the step a token with pull-requests: write)",
-                args.github_token_env
+                config.github_token_env
             ),
         );
     };
-    let mut body = match &args.template_comment {
+    let mut body = match &config.templates.comment {
         Some(t) => {
             let doc = Document::Ci(Box::new(ci.clone()));
-            custom_or_builtin(render::ci::comment_with(&doc, Some(t)), t, || {
-                render::ci::comment(ci)
-            })
+            custom_or_builtin(
+                render::ci::comment_with(&doc, Some(t)),
+                t,
+                || render::ci::comment(ci),
+                observer,
+            )
         }
         None => render::ci::comment(ci),
     };
@@ -140,19 +217,19 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
     };
     match comment::upsert(&target, token, &body) {
         Ok(comment::Outcome::Created { id, url }) => {
-            super::super::note(&format!(
+            observer.note(&format!(
                 "created the PR comment {id} on {repository}#{number}"
             ));
             url
         }
         Ok(comment::Outcome::Updated { id, url }) => {
-            super::super::note(&format!(
+            observer.note(&format!(
                 "updated the PR comment {id} on {repository}#{number}"
             ));
             url
         }
         Ok(comment::Outcome::Unchanged { id }) => {
-            super::super::note(&format!(
+            observer.note(&format!(
                 "the PR comment {id} on {repository}#{number} is up to date"
             ));
             None
@@ -170,15 +247,16 @@ pub(super) fn post_comment(args: &CiArgs, ctx: &Context, ci: &mut CiReport) -> O
 
 /// The custom template's rendering, or — when it fails after the run has already paid for its
 /// evals — the built-in one, with a warning naming the template and the error.
-pub(super) fn custom_or_builtin(
+fn custom_or_builtin(
     custom: Result<String, crate::render::template::TemplateError>,
     template: &Path,
     builtin: impl FnOnce() -> String,
+    observer: &mut dyn Observer,
 ) -> String {
     match custom {
         Ok(text) => text,
         Err(e) => {
-            super::super::note(&format!(
+            observer.note(&format!(
                 "warning: template {}: {e}; using the built-in one",
                 template.display()
             ));

@@ -1,0 +1,80 @@
+//! The validated settings of one `mf ci` run ([`CiConfig`]), built once from the flags (or the
+//! Action's inputs) by `cli::ci`. The eval settings both sides share are an [`EvalConfig`]
+//! template: `mf ci` fills in the models and, for head only, `--min-accuracy`.
+
+use std::path::PathBuf;
+
+use crate::eval::EvalConfig;
+use crate::report::lint::Severity;
+
+/// Everything `mf ci` does, validated.
+#[derive(Debug, Clone)]
+pub struct CiConfig {
+    /// The surface: a folder to scan or a tool file.
+    pub path: String,
+    /// `--suite`; `None` = the default suite in PATH, else here.
+    pub suite: Option<PathBuf>,
+    /// `--models`; empty = the suite's named models.
+    pub models: Vec<String>,
+    /// The eval settings of both sides (models empty; filled per run).
+    pub eval: EvalConfig,
+    /// Fail on lint findings at this severity or worse; `None` = never.
+    pub fail_on: Option<Severity>,
+    /// Accepted lint findings.
+    pub baseline: Option<PathBuf>,
+    /// Fail on a significant regression of a gated metric.
+    pub fail_on_regression: bool,
+    /// Head's lowest passing selection accuracy.
+    pub min_accuracy: Option<f64>,
+    /// The revision to compare with; `None` = the pull request's base.
+    pub base_ref: Option<String>,
+    /// The pull request number when the event does not carry it.
+    pub pull_request: Option<u64>,
+    /// The sticky PR comment.
+    pub comment: CommentMode,
+    /// Write the job summary.
+    pub summary: bool,
+    /// The variable holding the GitHub token.
+    pub github_token_env: String,
+    /// Report files to write.
+    pub files: ReportFiles,
+    /// Custom templates (read and checked before anything runs).
+    pub templates: Templates,
+}
+
+/// When the sticky comment is posted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentMode {
+    /// Always (skipped with a note when impossible).
+    On,
+    /// Never.
+    Off,
+    /// For pull requests, except a fork's `pull_request` run.
+    Auto,
+}
+
+/// The report files `mf ci` writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportFiles {
+    /// JUnit XML.
+    pub junit: Option<PathBuf>,
+    /// SARIF 2.1.0.
+    pub sarif: Option<PathBuf>,
+    /// The CI report JSON; `None` = `$RUNNER_TEMP/mf-ci.json` in Actions.
+    pub json: Option<PathBuf>,
+    /// Self-contained HTML.
+    pub html: Option<PathBuf>,
+    /// The badge (shields endpoint JSON, or SVG for a `.svg` path).
+    pub badge: Option<PathBuf>,
+}
+
+/// Custom minijinja templates.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Templates {
+    /// The job summary.
+    pub summary: Option<PathBuf>,
+    /// The PR comment.
+    pub comment: Option<PathBuf>,
+    /// The HTML report.
+    pub html: Option<PathBuf>,
+}

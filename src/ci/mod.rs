@@ -1,0 +1,232 @@
+//! `mf ci` as a library: [`run`] takes a validated [`CiConfig`] and the GitHub context and
+//! returns the CI report; [`publish`] writes it where the config and the context say. The
+//! command (`commands/ci.rs`) only prints and maps the outcome to an exit code.
+//!
+//! Steps, in order:
+//! 1. Find the suite ([`suite`]).
+//! 2. Free: load the surface at PATH and lint it (suite profiles and suppressions, `--baseline`).
+//! 3. Free: the base revision (`--base-ref`, else the pull request's base), its merge base with
+//!    PATH's `HEAD`, the surface at the merge base (read from git, nothing executed), the surface
+//!    diff ([`base`]). Skipped with a note without a base, or when history is too shallow.
+//! 4. Mode: free on a fork's `pull_request`/`pull_request_target` run, without a suite, without
+//!    models, or when a model's key variable is unset; full otherwise ([`eval::free_reason`]).
+//! 5. Full: eval head with the eval engine; eval base (the surface and the suite file at the
+//!    merge base) with identical settings, reusing a stored base scorecard when one matches;
+//!    compare when the two are comparable ([`eval`]).
+//! 6. Status and reasons ([`verdict`]).
+//! 7. Outputs ([`publish`]): SARIF, JUnit, HTML and badge; the sticky PR comment; the job
+//!    summary; the CI report JSON; the step outputs.
+
+pub mod base;
+pub mod config;
+pub mod eval;
+pub mod publish;
+pub mod suite;
+pub mod verdict;
+
+pub use config::{CiConfig, CommentMode, ReportFiles, Templates};
+
+use std::path::PathBuf;
+
+use crate::analyze::baseline::{Baseline, BaselineError};
+use crate::analyze::lint::LintOptions;
+use crate::analyze::lint::report::lint_report;
+use crate::compare::surface_diff::diff;
+use crate::eval::{EvalError, Observer};
+use crate::github::event::Context;
+use crate::report::ci::{CI_VERSION, CiMode, CiReport, Files};
+use crate::suite::SuiteError;
+use crate::suite::input::ResolveError;
+use crate::surface::Surface;
+use crate::surface::error::InputError;
+use crate::surface::input::{self, InputSpec};
+
+/// Why `mf ci` could not produce a report.
+#[derive(Debug, thiserror::Error)]
+pub enum CiError {
+    /// The surface at PATH could not be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// An explicit `--suite` could not be read.
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    /// The baseline could not be read.
+    #[error(transparent)]
+    Baseline(#[from] BaselineError),
+    /// The eval settings or models are wrong.
+    #[error(transparent)]
+    Eval(Box<EvalError>),
+    /// A report file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+}
+
+impl From<ResolveError> for CiError {
+    fn from(e: ResolveError) -> CiError {
+        match e {
+            ResolveError::Suite(e) => CiError::Suite(e),
+            ResolveError::Input(e) => CiError::Input(e),
+        }
+    }
+}
+
+/// The surface at PATH, loaded.
+#[derive(Debug)]
+pub struct Head {
+    /// Its tools and skills.
+    pub surface: Surface,
+    /// What was read.
+    pub label: String,
+}
+
+/// A finished `mf ci` run, before publishing.
+#[derive(Debug)]
+pub struct CiRun {
+    /// The report (its `files` are filled in by [`publish`]).
+    pub report: CiReport,
+    /// The surface at PATH (annotations point at its origins).
+    pub head: Head,
+    /// The head eval could not run at all (exit 1).
+    pub head_error: bool,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub enum CiOutcome {
+    /// Every step ran.
+    Done(Box<CiRun>),
+    /// Ctrl-C during an eval: finished trials are cached.
+    Interrupted,
+}
+
+/// Run steps 1–6. Warnings and notes for people go to `observer` as they happen.
+pub fn run(
+    config: &CiConfig,
+    ctx: &Context,
+    observer: &mut dyn Observer,
+) -> Result<CiOutcome, CiError> {
+    let mut event = ctx.event.clone();
+    if let Some(n) = config.pull_request {
+        event.pull_request = Some(n);
+    }
+    let mut notes = Vec::new();
+
+    // 1–2. The suite and the lint of head.
+    let found = suite::find(config, &mut notes)?;
+    let head = load_head(&config.path, observer)?;
+    let accepted = match &config.baseline {
+        Some(p) => Some(Baseline::read(p, &p.to_string_lossy())?),
+        None => None,
+    };
+    let options = LintOptions {
+        max_tools: config.eval.budgets.max_tools,
+        profiles: found
+            .as_ref()
+            .map(|f| f.suite.profiles.clone())
+            .unwrap_or_default(),
+        ..LintOptions::default()
+    };
+    let lint = lint_report(
+        &head.label,
+        &head.surface,
+        &options,
+        accepted.as_ref(),
+        found
+            .as_ref()
+            .map(|f| f.suite.suppressions.as_slice())
+            .unwrap_or_default(),
+    );
+
+    // 3. The base revision and the surface diff.
+    let base_rev = config.base_ref.clone().or_else(|| ctx.pr_base_sha.clone());
+    let base = base::resolve(&config.path, base_rev.as_deref(), &mut notes, observer);
+    if let Some(b) = &base {
+        event.base_sha = Some(b.commit.clone());
+    }
+    let surface_diff = base
+        .as_ref()
+        .and_then(|b| b.surface.as_ref())
+        .map(|s| diff(s, &head.surface));
+
+    // 4–5. Mode, then the eval part.
+    let mut part = eval::EvalPart::default();
+    let free_reason = eval::free_reason(config, &event, found.as_ref())?;
+    if free_reason.is_none()
+        && let Some(found) = &found
+    {
+        let base_side = base
+            .as_ref()
+            .and_then(|b| b.surface.as_ref().map(|s| (b.commit.as_str(), s)));
+        match eval::run(config, found, &head, base_side, &mut notes, observer)? {
+            Some(p) => part = p,
+            None => return Ok(CiOutcome::Interrupted),
+        }
+    }
+    if let Some(reason) = &free_reason {
+        if config.min_accuracy.is_some() {
+            notes.push(format!(
+                "--min-accuracy was not checked: the eval did not run ({reason})"
+            ));
+        }
+        if config.fail_on_regression {
+            notes.push("--fail-on-regression was not checked: the eval did not run".to_owned());
+        }
+    }
+
+    // 6. Status and reasons.
+    let (status, reasons) = verdict::verdict(config, &lint, &part);
+    let report = CiReport {
+        version: CI_VERSION,
+        kind: "ci".into(),
+        status,
+        reasons,
+        event,
+        mode: if free_reason.is_some() {
+            CiMode::Free
+        } else {
+            CiMode::Full
+        },
+        free_reason,
+        notes,
+        lint,
+        lint_fail_on: config.fail_on,
+        surface: surface_diff,
+        head: part.head,
+        base: part.base,
+        base_reused: part.base_reused,
+        compare: part.compare,
+        files: Files::default(),
+    };
+    Ok(CiOutcome::Done(Box::new(CiRun {
+        report,
+        head,
+        head_error: part.error.is_some(),
+    })))
+}
+
+fn load_head(path: &str, observer: &mut dyn Observer) -> Result<Head, CiError> {
+    let input = input::load(&InputSpec::paths(&[path]))?;
+    for w in &input.warnings {
+        observer.note(&format!("warning: {w}"));
+    }
+    Ok(Head {
+        surface: input.surface,
+        label: input.label,
+    })
+}
+
+/// The first 12 characters of a commit id.
+pub fn short(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
+}
+
+impl From<EvalError> for CiError {
+    fn from(e: EvalError) -> CiError {
+        CiError::Eval(Box::new(e))
+    }
+}

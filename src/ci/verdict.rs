@@ -1,0 +1,136 @@
+//! The status of a `mf ci` run and its reasons, worst first: unhealthy evals, then failed
+//! gates (head eval errors, lint `--fail-on`, significant regressions, quality gates, refusals).
+
+use super::CiConfig;
+use super::eval::EvalPart;
+use crate::render::percent;
+use crate::report::ci::{CiMode, CiReport, CiStatus};
+use crate::report::compare::Verdict;
+use crate::report::lint::LintReport;
+use crate::report::scorecard::{GateKind, Status};
+
+/// The status and its reasons, worst first.
+pub fn verdict(
+    config: &CiConfig,
+    lint_report: &LintReport,
+    eval: &EvalPart,
+) -> (CiStatus, Vec<String>) {
+    let mut unhealthy = Vec::new();
+    for (side, card) in [("head", &eval.head), ("base", &eval.base)] {
+        let Some(card) = card else { continue };
+        if card.status != Status::Unhealthy {
+            continue;
+        }
+        let problems: Vec<String> = card
+            .models
+            .iter()
+            .flat_map(|m| {
+                m.health
+                    .problems
+                    .iter()
+                    .map(move |p| format!("{}: {p}", m.label))
+            })
+            .collect();
+        unhealthy.push(format!(
+            "the {side} eval is unhealthy: {}",
+            if problems.is_empty() {
+                "a health gate failed".to_owned()
+            } else {
+                problems.join("; ")
+            }
+        ));
+    }
+    let mut failed = Vec::new();
+    if let Some(e) = &eval.error {
+        failed.push(e.clone());
+    }
+    let level = config.fail_on;
+    if let Some(level) = level {
+        let n = lint_report
+            .findings
+            .iter()
+            .filter(|f| f.severity >= level)
+            .count();
+        if n > 0 {
+            failed.push(format!(
+                "lint: {n} finding{} at {} or worse (--fail-on {})",
+                if n == 1 { "" } else { "s" },
+                level.as_str(),
+                level.as_str()
+            ));
+        }
+    }
+    if config.fail_on_regression
+        && let Some(cmp) = &eval.compare
+        && cmp.verdict == Some(Verdict::Regressed)
+        && let Some(e) = &cmp.eval
+    {
+        for m in &e.models {
+            for metric in m
+                .metrics
+                .iter()
+                .chain(&m.tools)
+                .chain(&m.pairs)
+                .filter(|x| x.verdict == Verdict::Regressed && e.gate.metrics.contains(&x.metric))
+            {
+                let what = match &metric.subject {
+                    Some(s) => format!("{} of {s}", metric.metric),
+                    None => metric.metric.clone(),
+                };
+                failed.push(format!(
+                    "regression: {what} for {}: {} → {} (p = {:.4}, --fail-on-regression)",
+                    m.model,
+                    percent(metric.before.value),
+                    percent(metric.after.value),
+                    metric.case.p_adjusted,
+                ));
+            }
+        }
+    }
+    if let Some(card) = &eval.head {
+        for g in card
+            .gates
+            .iter()
+            .filter(|g| !g.passed && g.kind == GateKind::Quality)
+        {
+            failed.push(format!(
+                "{}: {} is {} (--{} {})",
+                g.model,
+                g.name,
+                g.value
+                    .map_or_else(|| "unmeasured".to_owned(), |v| format!("{v:.4}")),
+                g.name,
+                g.threshold
+            ));
+        }
+    }
+    failed.extend(eval.failures.iter().cloned());
+    let status = if !unhealthy.is_empty() {
+        CiStatus::Unhealthy
+    } else if !failed.is_empty() {
+        CiStatus::Fail
+    } else {
+        CiStatus::Pass
+    };
+    unhealthy.extend(failed);
+    (status, unhealthy)
+}
+
+/// The one-line status (and its reasons) `mf ci` prints on stderr in Actions.
+pub fn status_line(ci: &CiReport) -> String {
+    let status = match ci.status {
+        CiStatus::Pass => "pass",
+        CiStatus::Fail => "fail",
+        CiStatus::Unhealthy => "unhealthy",
+    };
+    let mode = match (&ci.mode, &ci.free_reason) {
+        (CiMode::Free, Some(why)) => format!("free checks only — {why}"),
+        (CiMode::Free, None) => "free checks only".to_owned(),
+        (CiMode::Full, _) => "free checks, eval and compare".to_owned(),
+    };
+    let mut line = format!("mf ci: {status} ({mode})");
+    for r in &ci.reasons {
+        line.push_str(&format!("\n  - {r}"));
+    }
+    line
+}

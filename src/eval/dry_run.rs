@@ -1,0 +1,140 @@
+//! What a dry run shows (`mf eval --dry-run`): the plan's size, the prompt-token lower bound,
+//! each model's trials and cost lower bound, the wall-time estimate and the budget verdict —
+//! computed here, laid out by `render::dry_run`.
+
+use super::config::EvalConfig;
+use super::plan::{BudgetError, PERMUTATION_VERSION};
+use crate::providers::config::ModelSpec;
+use crate::suite::Case;
+use crate::surface::Tool;
+use crate::surface::tokens::TOKENIZER;
+
+/// The plan of a run that was not sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DryRun {
+    /// Cases selected.
+    pub cases: usize,
+    /// Trials per case and model.
+    pub repeat: u32,
+    /// Tools offered.
+    pub tools: usize,
+    /// Seed of the tool order.
+    pub seed: u64,
+    /// The tool-order algorithm.
+    pub permutation: &'static str,
+    /// The tokenizer of the lower bound.
+    pub tokenizer: &'static str,
+    /// Trials per model.
+    pub trials_per_model: u64,
+    /// Prompt tokens per model (lower bound).
+    pub prompt_tokens_per_model: u64,
+    /// Smallest and largest prompt of one trial.
+    pub prompt_tokens_per_trial: (u64, u64),
+    /// Each model.
+    pub models: Vec<DryRunModel>,
+    /// Trials that would be paid for (all paid models).
+    pub paid_trials: u64,
+    /// `--max-trials`.
+    pub max_trials: u64,
+    /// `--max-tools`.
+    pub max_tools: usize,
+    /// With `--seconds-per-trial`: the wall-time estimate.
+    pub wall: Option<WallEstimate>,
+    /// The budget that refuses the run, if one does.
+    pub refusal: Option<BudgetError>,
+}
+
+/// One model of a dry run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DryRunModel {
+    /// The `--models` label.
+    pub label: String,
+    /// What its trials would cost.
+    pub cost: Cost,
+}
+
+/// A model's cost in a dry run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cost {
+    /// An offline model.
+    Free,
+    /// Input tokens × the configured price (output adds more).
+    AtLeast {
+        /// The amount.
+        amount: f64,
+        /// Its currency.
+        currency: String,
+    },
+    /// No price configured.
+    Unknown,
+}
+
+/// The wall-time estimate of the paid requests.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WallEstimate {
+    /// Seconds in all.
+    pub seconds: f64,
+    /// Rounds of `concurrency` requests.
+    pub waves: u64,
+    /// Requests in flight.
+    pub concurrency: usize,
+    /// Seconds per request, as given.
+    pub seconds_per_trial: f64,
+}
+
+/// The dry run of a plan.
+pub fn dry_run(
+    config: &EvalConfig,
+    specs: &[ModelSpec],
+    cases: &[Case],
+    tools: &[Tool],
+    prompt_tokens: &[u64],
+    refusal: Option<BudgetError>,
+) -> DryRun {
+    let per_model = cases.len() as u64 * u64::from(config.repeat);
+    let prompt_per_model: u64 = prompt_tokens.iter().sum::<u64>() * u64::from(config.repeat);
+    let paid = specs.iter().filter(|s| s.provider.wire().is_some()).count() as u64;
+    let models = specs
+        .iter()
+        .map(|spec| DryRunModel {
+            label: spec.label.clone(),
+            cost: match (&spec.price, spec.provider.wire()) {
+                (_, None) => Cost::Free,
+                (Some(p), Some(_)) => Cost::AtLeast {
+                    amount: prompt_per_model as f64 * p.input / 1e6,
+                    currency: p.currency.clone(),
+                },
+                (None, Some(_)) => Cost::Unknown,
+            },
+        })
+        .collect();
+    let wall = config.seconds_per_trial.map(|secs| {
+        let waves = (per_model * paid).div_ceil(config.concurrency as u64);
+        WallEstimate {
+            seconds: waves as f64 * secs,
+            waves,
+            concurrency: config.concurrency,
+            seconds_per_trial: secs,
+        }
+    });
+    DryRun {
+        cases: cases.len(),
+        repeat: config.repeat,
+        tools: tools.len(),
+        seed: config.seed,
+        permutation: PERMUTATION_VERSION,
+        tokenizer: TOKENIZER,
+        trials_per_model: per_model,
+        prompt_tokens_per_model: prompt_per_model,
+        prompt_tokens_per_trial: (
+            prompt_tokens.iter().min().copied().unwrap_or(0),
+            prompt_tokens.iter().max().copied().unwrap_or(0),
+        ),
+        models,
+        paid_trials: per_model * paid,
+        max_trials: config.budgets.max_trials,
+        max_tools: config.budgets.max_tools,
+        wall,
+        refusal,
+    }
+}

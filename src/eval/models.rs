@@ -1,0 +1,97 @@
+//! The models of a run: `--models` entries resolved against the suite's and `mf.toml`'s named
+//! models ([`resolve`]), then made ready to answer ([`build`]): an HTTP provider per paid model
+//! (one shared client, redirects refused) or an offline one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use super::EvalError;
+use super::config::EvalConfig;
+use super::run::{Backend, RunModel};
+use crate::providers::config::{self, ModelConfig, ModelSpec, ProviderKind};
+use crate::providers::http::{HttpOptions, HttpProvider};
+use crate::providers::offline::{Offline, Script};
+use crate::suite::Suite;
+
+/// `config.models` resolved against the suite's and the config file's named models (the file's
+/// win), with `--base-url` and `--tool-choice-auto` applied.
+pub fn resolve(config: &EvalConfig, suite: &Suite) -> Result<Vec<ModelSpec>, EvalError> {
+    let mut named: BTreeMap<String, ModelConfig> = suite.models.clone();
+    let config_path = config.config_file.clone().or_else(|| {
+        let p = PathBuf::from("mf.toml");
+        p.exists().then_some(p)
+    });
+    if let Some(p) = config_path {
+        named.extend(config::read_config(&p)?.models);
+    }
+    let mut specs = Vec::new();
+    let mut labels = BTreeSet::new();
+    for entry in &config.models {
+        let mut spec = config::resolve_model(entry, &named)?;
+        if !labels.insert(spec.label.clone()) {
+            return Err(EvalError::Models(config::ConfigError(format!(
+                "--models lists {:?} twice",
+                spec.label
+            ))));
+        }
+        if spec.base_url.is_none()
+            && let Some(url) = &config.base_url
+            && spec.provider.wire().is_some()
+        {
+            spec.base_url = Some(url.clone());
+        }
+        spec.tool_choice_auto |= config.tool_choice_auto;
+        if spec.provider == ProviderKind::OpenaiCompatible && spec.endpoint().is_none() {
+            return Err(EvalError::Models(config::ConfigError(format!(
+                "{entry}: openai-compatible needs --base-url (or base_url in mf.toml)"
+            ))));
+        }
+        specs.push(spec);
+    }
+    Ok(specs)
+}
+
+/// Make each resolved model ready to answer.
+pub fn build(config: &EvalConfig, specs: Vec<ModelSpec>) -> Result<Vec<RunModel>, EvalError> {
+    let options = HttpOptions {
+        timeout: config.timeout,
+        retries: config.retries,
+        ..HttpOptions::default()
+    };
+    let mut client = None;
+    let mut out = Vec::new();
+    for spec in specs {
+        let backend = match spec.provider {
+            ProviderKind::Mock => Backend::Offline(Offline::Mock),
+            ProviderKind::Lexical => Backend::Offline(Offline::Lexical),
+            ProviderKind::Scripted => {
+                let path = spec.script.clone().unwrap_or_default();
+                Backend::Offline(Offline::Scripted(
+                    Script::read(&path).map_err(EvalError::Script)?,
+                ))
+            }
+            _ => {
+                if client.is_none() {
+                    client = Some(http_client()?);
+                }
+                let c = client.clone().unwrap_or_default();
+                Backend::Http(Box::new(HttpProvider::new(&spec, options.clone(), c)?))
+            }
+        };
+        out.push(RunModel {
+            temperature: spec.temperature.or(config.temperature),
+            max_output_tokens: spec.max_output_tokens.unwrap_or(config.max_output_tokens),
+            spec,
+            backend,
+        });
+    }
+    Ok(out)
+}
+
+fn http_client() -> Result<reqwest::Client, EvalError> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("mf/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| EvalError::Client(e.to_string()))
+}

@@ -1,0 +1,54 @@
+//! `mf eval --dry-run` as text: the plan, the token lower bound, each model's cost, the wall
+//! time and the budget verdict ([`crate::eval::dry_run::DryRun`]).
+
+use crate::eval::dry_run::{Cost, DryRun};
+
+/// The plan as `mf eval --dry-run` prints it.
+pub fn text(plan: &DryRun) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "plan: {} cases × {} repeats × {} models = {} trials; {} tools offered in a shuffled order per trial (seed {}, {})\n",
+        plan.cases,
+        plan.repeat,
+        plan.models.len(),
+        plan.trials_per_model * plan.models.len() as u64,
+        plan.tools,
+        plan.seed,
+        plan.permutation,
+    ));
+    s.push_str(&format!(
+        "prompt tokens (lower bound, {}): {} per model, {}–{} per trial\n",
+        plan.tokenizer,
+        plan.prompt_tokens_per_model,
+        plan.prompt_tokens_per_trial.0,
+        plan.prompt_tokens_per_trial.1,
+    ));
+    for model in &plan.models {
+        let cost = match &model.cost {
+            Cost::Free => "free (offline)".to_owned(),
+            Cost::AtLeast { amount, currency } => {
+                format!("≥ {amount:.4} {currency} (input tokens only; output adds more)")
+            }
+            Cost::Unknown => "unknown (no price configured for this model)".to_owned(),
+        };
+        s.push_str(&format!(
+            "  {:<40} {} trials  cost {}\n",
+            model.label, plan.trials_per_model, cost
+        ));
+    }
+    if let Some(w) = &plan.wall {
+        s.push_str(&format!(
+            "wall time: about {:.0} s for paid requests ({} waves of {} at {} s)\n",
+            w.seconds, w.waves, w.concurrency, w.seconds_per_trial
+        ));
+    }
+    match &plan.refusal {
+        None => s.push_str(&format!(
+            "budget: ok ({} paid trials of --max-trials {}, {} tools of --max-tools {})\n",
+            plan.paid_trials, plan.max_trials, plan.tools, plan.max_tools
+        )),
+        Some(e) => s.push_str(&format!("budget: REFUSED — {e}\n")),
+    }
+    s.push_str("dry run: nothing was sent\n");
+    s
+}
