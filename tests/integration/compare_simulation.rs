@@ -8,7 +8,7 @@
 //!   draws one outcome per case (success with the case's rate) and all its trials share it;
 //! - drop: every case's success rate 15 points lower in head, trials independent.
 //!
-//! Run `cargo test --test compare_simulation -- --nocapture` to see the table (it is also in
+//! Run `cargo test --test integration compare_simulation:: -- --nocapture` to see the table (it is also in
 //! SCHEMA.md "Compare report"). The test asserts that the default gate (case-level) keeps its
 //! false-regression rate ≤ 5% under both nulls, and records what the trial-level gate does.
 

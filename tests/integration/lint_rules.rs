@@ -687,7 +687,7 @@ fn two_thousand_tools_lint_quickly() {
 
 /// About 40 s in a debug build (almost all in the similarity index), a few seconds in release.
 #[test]
-#[ignore = "slow in debug builds; run with `cargo test --release --test lint_rules -- --ignored`"]
+#[ignore = "slow in debug builds; run with `cargo test --release --test integration lint_rules:: -- --ignored`"]
 fn ten_thousand_tools_lint_quickly() {
     lint_big(10_000, Duration::from_secs(20));
 }

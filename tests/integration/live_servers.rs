@@ -139,7 +139,7 @@ fn everything_over_streamable_http_and_identity() {
     assert_eq!(via_target.len(), got.len());
 }
 
-/// Benchmark, not a check: `cargo test --test live_servers -- --ignored --nocapture startup`
+/// Benchmark, not a check: `cargo test --test integration live_servers::startup -- --ignored --nocapture`
 /// prints the median of 5 wall times from spawn to complete listing for server-filesystem.
 #[test]
 #[ignore = "benchmark; run explicitly"]

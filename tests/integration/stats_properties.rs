@@ -1,7 +1,7 @@
 //! Properties of mf's statistics over many deterministic inputs: ranges, symmetry,
 //! monotonicity, agreement with exact integer arithmetic for small n, and the guarantees the
 //! compare gate leans on (no split of 5 pairs or fewer is significant; Holm never makes a
-//! p-value smaller). Reference values from SciPy/statsmodels are in `tests/stats_reference.rs`.
+//! p-value smaller). Reference values from SciPy/statsmodels are in `tests/integration/stats_reference.rs`.
 
 use mf::stats::{holm, min_pairs_for_significance, paired_counts, pairs_needed, sign_test, wilson};
 

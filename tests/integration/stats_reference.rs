@@ -8,7 +8,7 @@
 //! sign-test p-values from SciPy `binomtest(improved, n, 0.5, alternative="two-sided").pvalue`
 //! and from exact integer sums (p and mid-p), Holm adjustments from statsmodels
 //! `multipletests(p, method="holm")`.
-//! Properties over many more inputs are in `tests/stats_properties.rs`.
+//! Properties over many more inputs are in `tests/integration/stats_properties.rs`.
 
 use mf::stats::{case_level, holm, percentile, sign_test, wilson};
 
