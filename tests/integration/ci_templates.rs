@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::support::mf_in;
+use crate::support::{assert_success, mf_in};
 
 fn ci(dir: &Path, extra: &[&str]) -> std::process::Output {
     mf_in(dir)
@@ -57,11 +57,7 @@ fn custom_templates_render_the_summary_and_html() {
             "r.html.j2",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let summary = std::fs::read_to_string(d.join("summary.md")).expect("summary");
     assert!(summary.starts_with("CUSTOM pass / 0 models"), "{summary}");
     let html = std::fs::read_to_string(d.join("report.html")).expect("html");

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{chat_server, mf, mf_in, stdout_json};
+use crate::support::{assert_success, chat_server, mf, mf_in, stdout_json};
 
 const SUITE: &str = "examples/acme-support/mf.suite.yaml";
 const SURFACE: &str = "examples/acme-support";
@@ -24,12 +24,7 @@ fn lexical_runs_the_whole_pipeline_on_the_example_without_a_key() {
         .args(["--format", "json", "--no-cache"])
         .output()
         .expect("run");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let card = stdout_json(&out);
     assert_eq!(card["kind"], "scorecard");
     assert_eq!(card["status"], "pass");
@@ -230,8 +225,7 @@ fn budgets_are_checked_before_any_key_or_call() {
 }
 
 fn write_scripted(dir: &Path, script: &Value, suite: &Value) -> (PathBuf, PathBuf, PathBuf) {
-    let tools = dir.join("tools.json");
-    std::fs::write(&tools, chat_server::tools_json().to_string()).expect("tools");
+    let tools = chat_server::write_tools(dir);
     let s = dir.join("script.json");
     std::fs::write(&s, script.to_string()).expect("script");
     let suite_path = dir.join("suite.json");
@@ -271,12 +265,7 @@ fn gates_fail_with_exit_2_and_unmeasured_gates_fail() {
         "thanks": [null, "get_invoice"]
     });
     let out = scripted_run(dir.path(), &script, &small_suite(), &["--repeat", "4"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let card = stdout_json(&out);
     let m = &card["models"][0]["metrics"];
     assert_eq!(m["selectionAccuracy"]["numerator"], 4 + 2 + 2);
@@ -466,11 +455,7 @@ fn yaml_suites_with_inline_tools_and_task_sets_with_a_surface_run() {
         "name: inline\ntools:\n  - name: get_weather\n    description: Current weather for a city.\n    parameters: {type: object, properties: {city: {type: string}}, required: [city]}\n  - name: get_time\n    description: Current time in a city.\ncases:\n  - id: w\n    input: weather in Paris\n    expectedTool: get_weather\n",
     )
     .expect("suite");
-    std::fs::write(
-        dir.path().join("tools.json"),
-        chat_server::tools_json().to_string(),
-    )
-    .expect("tools");
+    chat_server::write_tools(dir.path());
     std::fs::write(
         dir.path().join("tasks.yaml"),
         "version: 1\nsurface: tools.json\ntasks:\n  - id: r\n    prompt: refund the paid order\n    expected: issue_refund\n  - id: n\n    prompt: hello\n    expected: null\n",

@@ -67,11 +67,7 @@ fn comparable(mut card: Value) -> Value {
 async fn an_interrupted_run_resumes_paying_only_for_missing_trials() {
     let server = chat_server::start(Duration::from_millis(50), true).await;
     let dir = tempfile::tempdir().expect("tmp");
-    std::fs::write(
-        dir.path().join("tools.json"),
-        chat_server::tools_json().to_string(),
-    )
-    .expect("tools");
+    chat_server::write_tools(dir.path());
     std::fs::write(
         dir.path().join("suite.json"),
         chat_server::suite_json(20).to_string(),

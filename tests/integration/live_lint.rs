@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::support::{fixture, installed_server, mf};
+use crate::support::{assert_success, fixture, installed_server, mf};
 
 fn filesystem_entry() -> PathBuf {
     installed_server("server-filesystem")
@@ -17,11 +17,7 @@ fn lint_json(args: &[&str]) -> Value {
         .args(args)
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     serde_json::from_slice(&out.stdout).expect("json")
 }
 
@@ -89,11 +85,7 @@ fn check_reads_the_installed_side_from_a_live_server() {
         .args(["--stdio", &command])
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["verdict"], "warn");
     assert_eq!(v["summary"]["installedTools"], 14);

@@ -2,7 +2,7 @@
 //! static ones; a failing server is reported with its reason; without `--probe` nothing runs.
 #![cfg(target_os = "linux")]
 
-use crate::support::{fake_mcp_server, mf};
+use crate::support::{assert_success, fake_mcp_server, mf};
 
 fn repo() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -48,11 +48,7 @@ fn probe_records_live_tools_and_failures() {
         .arg(dir.path())
         .output()
         .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(marker.exists(), "the good server was not started");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let probes = doc["report"]["probes"].as_array().expect("probes");

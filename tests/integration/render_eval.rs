@@ -22,7 +22,7 @@ use mf::report::scorecard::{CaseInfo, Scorecard, TrialRow};
 use serde_json::Value;
 
 use crate::support::junit::{junitparser_summary, parse_junit, well_formed};
-use crate::support::{fixture, mf};
+use crate::support::{assert_success, fixture, mf};
 
 const RUN_URL: &str = "https://github.com/acme/support-tools/actions/runs/4242";
 
@@ -854,11 +854,7 @@ fn a_template_file_overrides_the_built_in_one() {
         .arg(eval_fixture("head.scorecard.json"))
         .output()
         .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "❌ **mf eval render-fixture: FAIL** · selection accuracy 25/45 = 55.6% [41.2–69.1] (scripted:script.json)\ncustom: 25/45 = 55.6% [41.2–69.1]\n"

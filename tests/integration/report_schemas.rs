@@ -373,8 +373,7 @@ async fn eval_scorecard_of_a_priced_http_model_matches_its_schema() {
     let v = validator("scorecard.schema.json");
     let server = chat_server::start(Duration::from_millis(1), false).await;
     let dir = tempfile::tempdir().expect("tmp");
-    let tools = dir.path().join("tools.json");
-    std::fs::write(&tools, chat_server::tools_json().to_string()).expect("tools");
+    let tools = chat_server::write_tools(dir.path());
     let suite = json!({"name": "priced", "cases": [
         {"id": "a", "input": "x [call issue_refund]", "expectedTool": "issue_refund"},
         {"id": "b", "input": "x [refuse]", "expectedTool": "get_ticket"},

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{json_and_code, mf, root};
+use crate::support::{assert_success, json_and_code, mf, root};
 
 fn scan_json(root: &Path) -> (Value, i32) {
     json_and_code(mf().args(["scan", "--json", "--no-write"]).arg(root))
@@ -339,12 +339,7 @@ fn scanning_this_repository_finishes_without_error() {
         .arg(root())
         .output()
         .expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert!(v["report"]["summary"]["tools"].as_u64().expect("count") >= 16);
 }

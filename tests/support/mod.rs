@@ -69,7 +69,9 @@ pub fn server_tools(name: &str) -> Vec<Tool> {
         .collect()
 }
 
-/// `tests/fake_mcp_server/server.js`, a misbehaving MCP server (`node server.js MODE PIDFILE`).
+/// `tests/fake_mcp_server/server.js`, a misbehaving MCP server (`node server.js MODE PIDFILE`),
+/// for the Linux-only live tests.
+#[cfg(target_os = "linux")]
 pub fn fake_mcp_server() -> String {
     root()
         .join("tests/fake_mcp_server/server.js")
@@ -148,6 +150,16 @@ pub fn machine_ci_vars() -> Vec<String> {
                 || k.ends_with("_API_KEY")
         })
         .collect()
+}
+
+/// Fails, showing mf's stderr, unless the run exited 0.
+#[track_caller]
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Stdout then stderr, for assertion messages and searching both.

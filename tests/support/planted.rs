@@ -49,11 +49,7 @@ pub fn script(refund_tool: &str, ticket_tool: &str) -> Value {
 
 /// Write `tools.json` and the suite `name` as `suite.json` into `dir`.
 pub fn write_inputs(dir: &Path, name: &str) {
-    std::fs::write(
-        dir.join("tools.json"),
-        chat_server::tools_json().to_string(),
-    )
-    .expect("tools");
+    chat_server::write_tools(dir);
     std::fs::write(dir.join("suite.json"), suite(name).to_string()).expect("suite");
 }
 
