@@ -19,7 +19,7 @@ use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 use crate::support::git::git;
 use crate::support::{
-    fixture_json, fixture_text, github_outputs, machine_ci_vars, show, write_json,
+    fixture_json, fixture_text, github_outputs, machine_ci_vars, read_json, show, write_json,
 };
 
 /// A planted, fake token: it must reach the API in the Authorization header and nowhere else.
@@ -172,8 +172,7 @@ fn outputs(path: &Path) -> BTreeMap<String, String> {
 }
 
 fn report(path: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).expect("CI report written"))
-        .expect("CI report JSON")
+    read_json(path)
 }
 
 /// An issue comment as the GitHub API returns it.

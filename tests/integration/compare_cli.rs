@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::support::git::git;
 use crate::support::planted::{self, eval};
-use crate::support::{mf_in, server, text};
+use crate::support::{mf_in, read_json, server, text};
 
 /// The planted suite.
 fn suite() -> Value {
@@ -148,8 +148,7 @@ fn the_free_surface_diff_runs_on_two_files_and_on_a_git_revision() {
     let dir = tempfile::tempdir().expect("tmp");
     let d = dir.path();
     let base = server("filesystem");
-    let mut v: Value =
-        serde_json::from_str(&std::fs::read_to_string(&base).expect("read")).expect("json");
+    let mut v: Value = read_json(&base);
     let tools = v["tools"].as_array_mut().expect("tools");
     let removed = tools.remove(3)["name"].as_str().expect("name").to_owned();
     tools[0]["description"] = json!("Read a file. Edited description.");

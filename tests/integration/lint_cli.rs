@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::{json_and_code, mf, root, server_arg};
+use crate::support::{json_and_code, mf, read_json, root, server_arg};
 
 fn lint(args: &[&str]) -> (Value, i32) {
     json_and_code(mf().args(["lint", "--format", "json"]).args(args))
@@ -108,9 +108,7 @@ fn a_baseline_hides_known_findings_so_only_new_ones_fail() {
         base.to_str().expect("utf8"),
     ]);
     assert_eq!(code, 2);
-    let memory: Value =
-        serde_json::from_str(&std::fs::read_to_string(server_arg("memory")).expect("memory"))
-            .expect("json");
+    let memory: Value = read_json(server_arg("memory"));
     let memory_tools: Vec<&str> = memory["tools"]
         .as_array()
         .expect("tools")
@@ -174,8 +172,7 @@ fn sarif_junit_and_markdown_files_are_written_in_the_same_run() {
         .arg(server_arg("filesystem"))
         .assert()
         .success();
-    let s: Value =
-        serde_json::from_str(&std::fs::read_to_string(&sarif).expect("sarif")).expect("json");
+    let s: Value = read_json(&sarif);
     assert_eq!(s["version"], "2.1.0");
     let results = s["runs"][0]["results"].as_array().expect("results");
     assert!(!results.is_empty());

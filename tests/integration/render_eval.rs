@@ -5,7 +5,7 @@
 //! checks a snapshot cannot make: JUnit through quick-xml and Python's junitparser, the HTML
 //! offline and drawn by a real browser, GitHub's size limits on a synthetic 200-tool run.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use mf::render::badge;
 use mf::render::ci::{self, COMMENT_LIMIT, COMMENT_MARKER, SUMMARY_LIMIT};
@@ -22,7 +22,7 @@ use mf::report::scorecard::{CaseInfo, Scorecard, TrialRow};
 use serde_json::Value;
 
 use crate::support::junit::{junitparser_summary, parse_junit, well_formed};
-use crate::support::{assert_success, fixture, mf};
+use crate::support::{assert_success, fixture, mf, read_json};
 
 const RUN_URL: &str = "https://github.com/acme/support-tools/actions/runs/4242";
 
@@ -31,25 +31,20 @@ fn eval_fixture(name: &str) -> PathBuf {
     fixture("render/eval").join(name)
 }
 
-fn read<T: serde::de::DeserializeOwned>(path: &Path) -> T {
-    let text = std::fs::read_to_string(path).expect("read fixture");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn head() -> Scorecard {
-    read(&eval_fixture("head.scorecard.json"))
+    read_json(eval_fixture("head.scorecard.json"))
 }
 
 fn base() -> Scorecard {
-    read(&eval_fixture("base.scorecard.json"))
+    read_json(eval_fixture("base.scorecard.json"))
 }
 
 fn compare() -> CompareReport {
-    read(&eval_fixture("compare.json"))
+    read_json(eval_fixture("compare.json"))
 }
 
 fn lint() -> LintReport {
-    read(&fixture("render/lint_report.json"))
+    read_json(fixture("render/lint_report.json"))
 }
 
 fn surface_diff(lint: &LintReport) -> SurfaceDiff {

@@ -7,12 +7,11 @@ use mf::render::{json, junit, lint_terminal, markdown, sarif};
 use mf::report::lint::{Finding, LintReport, Severity, Subject};
 use serde_json::Value;
 
-use crate::support::fixture;
 use crate::support::junit::{junitparser_summary, parse_junit};
+use crate::support::{fixture, read_json};
 
 fn report() -> LintReport {
-    let text = std::fs::read_to_string(fixture("render/lint_report.json")).expect("read fixture");
-    serde_json::from_str(&text).expect("fixture is a LintReport")
+    read_json(fixture("render/lint_report.json"))
 }
 
 fn empty_report() -> LintReport {

@@ -14,6 +14,7 @@ use std::process::Output;
 
 use assert_cmd::Command;
 use mf::surface::{Confidence, Origin, Tool};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// The repository root (`CARGO_MANIFEST_DIR`).
@@ -34,7 +35,15 @@ pub fn fixture_text(rel: &str) -> String {
 
 /// A JSON fixture, parsed.
 pub fn fixture_json(rel: &str) -> Value {
-    serde_json::from_str(&fixture_text(rel)).expect("fixture JSON")
+    read_json(fixture(rel))
+}
+
+/// A JSON file, parsed (into a `Value` or any report type); the panic names the file.
+pub fn read_json<T: DeserializeOwned>(path: impl AsRef<Path>) -> T {
+    let path = path.as_ref();
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A reference server's saved `tools/list`: `tests/fixtures/servers/{name}.tools.json`.
@@ -49,9 +58,7 @@ pub fn server_arg(name: &str) -> String {
 
 /// A reference server's tools as plain tools (name, description, input schema).
 pub fn server_tools(name: &str) -> Vec<Tool> {
-    let path = server(name);
-    let doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("json");
+    let doc: Value = read_json(server(name));
     doc["tools"]
         .as_array()
         .expect("tools")
