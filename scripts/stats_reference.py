@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference values for mf's statistics, from an independent implementation.
 
-Prints Rust array entries for tests/stats_reference.rs:
+Prints Rust array entries for tests/integration/stats_reference.rs:
 - WILSON: 95% Wilson score intervals computed with statsmodels'
   `proportion_confint(count, nobs, alpha=0.05, method="wilson")`. `n = 0` is written as `None`
   (statsmodels returns NaN there; mf reports the interval as null).
@@ -18,7 +18,7 @@ Prints Rust array entries for tests/stats_reference.rs:
 - HOLM: Holm–Bonferroni adjusted p-values from statsmodels'
   `multipletests(p, alpha=0.05, method="holm")[1]`.
 
-Run once and paste the output into tests/stats_reference.rs:
+Run once and paste the output into tests/integration/stats_reference.rs:
 
     pip install --user scipy statsmodels
     python3 scripts/stats_reference.py

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validate mf's SARIF output against the official SARIF 2.1.0 schema, or refresh that schema.
 #
-#   scripts/validate-sarif.sh                   run the schema test (tests/render_lint.rs)
+#   scripts/validate-sarif.sh                   run the schema test (tests/integration/render_lint.rs)
 #   scripts/validate-sarif.sh FILE.sarif        validate one SARIF file (needs python3 + jsonschema)
 #   scripts/validate-sarif.sh --refresh-schema  re-fetch the schema from npm and check its hash
 set -euo pipefail
@@ -23,7 +23,7 @@ case "${1:-}" in
     echo "refreshed $schema from $package"
     ;;
   "")
-    cargo test --test render_lint sarif_
+    cargo test --test integration render_lint::sarif_
     ;;
   *)
     python3 - "$schema" "$1" <<'PY'

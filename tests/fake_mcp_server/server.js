@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A misbehaving MCP server for tests/live_faults.rs. Usage: node server.js MODE PIDFILE
+// A misbehaving MCP server for tests/integration/live_faults.rs. Usage: node server.js MODE PIDFILE
 // Writes its own pid and a grandchild's pid (a `sleep` in the same process group) to PIDFILE,
 // so the test can check mf killed the whole group. Modes:
 //   exit          exit(3) at once, after a line on stderr

@@ -107,6 +107,13 @@ pub fn tools_json() -> Value {
     ]})
 }
 
+/// Write [`tools_json`] as `dir/tools.json`; its path.
+pub fn write_tools(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("tools.json");
+    std::fs::write(&path, tools_json().to_string()).expect("tools");
+    path
+}
+
 /// A suite of `n` cases cycling through the answer kinds.
 pub fn suite_json(n: usize) -> Value {
     let names = [

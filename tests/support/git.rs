@@ -1,6 +1,5 @@
 //! `git` for tests that build a throwaway repository: a fixed identity, no signing, and none of
 //! the developer's global or system config. Returns trimmed stdout; panics with git's stderr.
-#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::Command;

@@ -1,6 +1,5 @@
 //! JUnit as consumers read it: a quick-xml model of the elements the tests check, a
 //! well-formedness walk, and Python's `junitparser` (a real JUnit consumer) when installed.
-#![allow(dead_code)]
 
 use serde::Deserialize;
 use serde_json::Value;

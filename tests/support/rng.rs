@@ -1,6 +1,5 @@
 //! splitmix64: a small, well-known, seedable generator for tests and simulations — no
 //! dependency, the same stream on every machine, so a failure reproduces from its seed.
-#![allow(dead_code)]
 
 /// The generator.
 pub struct Rng(pub u64);

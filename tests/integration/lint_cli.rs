@@ -1,0 +1,272 @@
+//! `mf lint` end to end: real server surfaces, merged surfaces, gates, baselines, formats.
+
+use serde_json::Value;
+
+use crate::support::{json_and_code, mf, read_json, root, server_arg};
+
+fn lint(args: &[&str]) -> (Value, i32) {
+    json_and_code(mf().args(["lint", "--format", "json"]).args(args))
+}
+
+fn pairs_with(v: &Value, code: &str) -> Vec<[String; 2]> {
+    v["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"] == code)
+        .filter_map(|f| {
+            f["pair"].as_array().map(|p| {
+                [
+                    p[0].as_str().unwrap_or("").to_owned(),
+                    p[1].as_str().unwrap_or("").to_owned(),
+                ]
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn merging_two_real_surfaces_that_share_names_reports_duplicates_as_errors() {
+    // server-filesystem twice (e.g. two mounts of the same server) and server-memory.
+    let fs = server_arg("filesystem");
+    let (v, code) = lint(&[&fs, &fs, &server_arg("memory")]);
+    assert_eq!(code, 2, "errors fail the default gate");
+    let dups: Vec<&str> = v["findings"]
+        .as_array()
+        .expect("f")
+        .iter()
+        .filter(|f| f["code"] == "tool-duplicate-name")
+        .filter_map(|f| f["tool"].as_str())
+        .collect();
+    assert!(
+        dups.contains(&"read_file") && dups.contains(&"write_file"),
+        "{dups:?}"
+    );
+    assert!(
+        v["findings"]
+            .as_array()
+            .expect("f")
+            .iter()
+            .filter(|f| f["code"] == "tool-duplicate-name")
+            .all(|f| f["severity"] == "error")
+    );
+    assert_eq!(v["summary"]["tools"], 14 * 2 + 9);
+}
+
+#[test]
+fn lint_json_is_byte_identical_across_runs() {
+    let run = || {
+        mf().args(["lint", "--format", "json", "--fail-on", "never"])
+            .arg(server_arg("everything"))
+            .output()
+            .expect("runs")
+            .stdout
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn fail_on_decides_the_exit_code() {
+    let fs = server_arg("filesystem");
+    // server-filesystem has warnings but no errors.
+    let (v, code) = lint(&[&fs]);
+    assert_eq!(v["summary"]["errors"], 0, "{v:#}");
+    assert!(v["summary"]["warnings"].as_u64().expect("n") > 0);
+    assert_eq!(code, 0);
+    assert_eq!(lint(&[&fs, "--fail-on", "warn"]).1, 2);
+    let fs2 = fs.clone();
+    assert_eq!(lint(&[&fs, &fs2, "--fail-on", "never"]).1, 0);
+}
+
+#[test]
+fn a_baseline_hides_known_findings_so_only_new_ones_fail() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let base = dir.path().join("mf.baseline.json");
+    let fs = server_arg("filesystem");
+    mf().args(["lint", "--write-baseline"])
+        .arg(&base)
+        .arg(&fs)
+        .assert()
+        .success();
+    let (v, code) = lint(&[
+        &fs,
+        "--fail-on",
+        "warn",
+        "--baseline",
+        base.to_str().expect("utf8"),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["findings"], serde_json::json!([]));
+    assert!(v["summary"]["suppressed"].as_u64().expect("n") > 0);
+    // A new surface (memory added) brings new findings that the baseline does not know.
+    let (v, code) = lint(&[
+        &fs,
+        &server_arg("memory"),
+        "--fail-on",
+        "warn",
+        "--baseline",
+        base.to_str().expect("utf8"),
+    ]);
+    assert_eq!(code, 2);
+    let memory: Value = read_json(server_arg("memory"));
+    let memory_tools: Vec<&str> = memory["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    let findings = v["findings"].as_array().expect("f");
+    assert!(!findings.is_empty());
+    for f in findings {
+        let subjects: Vec<&str> = f["pair"]
+            .as_array()
+            .map(|p| p.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_else(|| f["tool"].as_str().into_iter().collect());
+        assert!(
+            subjects.is_empty() || subjects.iter().any(|t| memory_tools.contains(t)),
+            "only findings about the new tools remain: {f}"
+        );
+    }
+}
+
+#[test]
+fn explain_prints_every_documented_code_and_rejects_unknown_ones() {
+    let out = mf().args(["lint", "--list-rules"]).output().expect("runs");
+    let list = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(list.lines().count() >= 30, "{list}");
+    for line in list.lines() {
+        let code = line.split_whitespace().next().expect("code");
+        let out = mf()
+            .args(["lint", "--explain", code])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{code}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.starts_with(code) && text.contains("Example") && text.contains("Fix"),
+            "{text}"
+        );
+    }
+    mf().args(["lint", "--explain", "no-such-rule"])
+        .assert()
+        .code(1);
+    mf().args(["lint", "--explain", "pair-no-boundary"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn sarif_junit_and_markdown_files_are_written_in_the_same_run() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (sarif, junit, md) = (
+        dir.path().join("l.sarif"),
+        dir.path().join("l.xml"),
+        dir.path().join("l.md"),
+    );
+    mf().args(["lint", "--fail-on", "never", "--sarif"])
+        .arg(&sarif)
+        .arg("--junit")
+        .arg(&junit)
+        .arg("--markdown")
+        .arg(&md)
+        .arg(server_arg("filesystem"))
+        .assert()
+        .success();
+    let s: Value = read_json(&sarif);
+    assert_eq!(s["version"], "2.1.0");
+    let results = s["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    let located = results
+        .iter()
+        .find(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"].is_u64())
+        .expect("a result with a line");
+    assert!(
+        located["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .expect("uri")
+            .ends_with("filesystem.tools.json")
+    );
+    let rules = s["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    assert!(
+        rules.iter().all(|r| r["shortDescription"]["text"]
+            .as_str()
+            .is_some_and(|t| t != r["id"].as_str().unwrap_or(""))),
+        "every rule documented from the registry"
+    );
+    assert!(
+        std::fs::read_to_string(&junit)
+            .expect("junit")
+            .contains("<testsuite name=\"mf lint\"")
+    );
+    assert!(
+        std::fs::read_to_string(&md)
+            .expect("md")
+            .contains("mf lint")
+    );
+}
+
+#[test]
+fn lint_of_a_folder_scans_it() {
+    let root = root().join("examples/acme-support");
+    let (v, _) = lint(&[root.to_str().expect("utf8"), "--fail-on", "never"]);
+    assert_eq!(v["summary"]["tools"], 16);
+    let short: Vec<&str> = v["findings"]
+        .as_array()
+        .expect("f")
+        .iter()
+        .filter(|f| f["code"] == "description-too-short")
+        .filter_map(|f| f["tool"].as_str())
+        .collect();
+    assert_eq!(
+        short,
+        vec!["get_article"],
+        "the planted too-short description"
+    );
+    let f = v["findings"]
+        .as_array()
+        .expect("f")
+        .iter()
+        .find(|f| f["code"] == "description-too-short")
+        .expect("finding");
+    assert!(
+        f["file"]
+            .as_str()
+            .expect("file")
+            .ends_with("servers/kb-py/server.py")
+    );
+    let _ = pairs_with(&v, "tool-overlap");
+}
+
+#[test]
+fn filesystem_read_family_is_flagged_as_confusable() {
+    // Acceptance: read_file / read_text_file / read_multiple_files on the real server.
+    let (v, _) = lint(&[&server_arg("filesystem"), "--fail-on", "never"]);
+    let family = pairs_with(&v, "tool-name-family");
+    let has = |a: &str, b: &str| {
+        family
+            .iter()
+            .any(|p| p.contains(&a.to_owned()) && p.contains(&b.to_owned()))
+    };
+    assert!(has("read_file", "read_text_file"), "{family:?}");
+    assert!(has("read_file", "read_multiple_files"), "{family:?}");
+    let warn = v["findings"]
+        .as_array()
+        .expect("f")
+        .iter()
+        .find(|f| {
+            f["code"] == "tool-name-family"
+                && f["pair"] == serde_json::json!(["read_file", "read_text_file"])
+        })
+        .expect("finding");
+    assert_eq!(
+        warn["severity"], "warn",
+        "same name words and the same arguments"
+    );
+    // And the lexical near-duplicates are overlap warnings without a stated boundary.
+    assert!(pairs_with(&v, "pair-no-boundary").contains(&[
+        "list_directory".to_owned(),
+        "list_directory_with_sizes".to_owned()
+    ]));
+}

@@ -1,0 +1,36 @@
+//! Every integration test of mf in one test binary (`cargo test --test integration`), so the
+//! crate is linked once. One module per area; run one with `cargo test --test integration
+//! render_eval::`. What the modules share is in `tests/support/` (declared once, below).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod action_metadata;
+mod check_coverage_cli;
+mod ci_github;
+mod ci_templates;
+mod cluster_cap;
+mod cluster_servers;
+mod compare_cli;
+mod compare_simulation;
+mod compare_surface;
+mod eval_cli;
+mod eval_resume;
+mod lint_cli;
+mod lint_rules;
+mod live_faults;
+mod live_http_auth;
+mod live_lint;
+mod live_scan_probe;
+mod live_servers;
+mod local_llm;
+mod providers_wire;
+mod render_eval;
+mod render_lint;
+mod report_schemas;
+mod scan_cli;
+mod similarity_equivalence;
+mod similarity_values;
+mod stats_properties;
+mod stats_reference;
+mod suite_read;
