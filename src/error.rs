@@ -71,6 +71,12 @@ pub enum Error {
         /// What the OS said.
         source: std::io::Error,
     },
+    /// A saved document (scorecard, compare, ci report, suite to update) is not one mf can read.
+    #[error("{0}")]
+    Document(String),
+    /// An output could not be rendered.
+    #[error("{0}")]
+    Render(String),
     /// Command-line arguments that clap accepted but that make no sense together.
     #[error("{0}")]
     Usage(String),
@@ -97,7 +103,9 @@ impl Error {
             Error::Interrupted => true,
             Error::Live(e) => live(e),
             Error::Input(e) => input(e),
-            Error::Eval(e) => matches!(&**e, EvalError::Surface(ResolveError::Input(e)) if input(e)),
+            Error::Eval(e) => {
+                matches!(&**e, EvalError::Surface(ResolveError::Input(e)) if input(e))
+            }
             Error::Ci(e) => matches!(&**e, CiError::Input(e) if input(e)),
             _ => false,
         }

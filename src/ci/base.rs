@@ -24,9 +24,9 @@ use super::short;
 use crate::eval::Observer;
 use crate::report::scorecard::{Scorecard, Status};
 use crate::surface::Surface;
-use crate::surface::git::{GitError, merge_base, surface_at_ref};
 use crate::surface::fingerprint::canonical_json;
 use crate::surface::formats::MAX_FILE_BYTES;
+use crate::surface::git::{GitError, merge_base, surface_at_ref};
 use crate::util::atomic::write_atomic;
 
 /// The base of a run: the merge base, and the surface at PATH there (`None` when it could not

@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::Error;
-use crate::surface::live::LiveOptions;
 use crate::surface::input::InputSpec;
+use crate::surface::live::LiveOptions;
 use crate::surface::target::Target;
 
 /// How to reach live servers: `--stdio`, `--server`, their environment and timeouts, and

@@ -8,9 +8,9 @@ use crate::analyze::cluster::{ClusterOptions, cluster, profiles_from_clusters};
 use crate::cli::check::SimpleFormat;
 use crate::cli::cluster::ClusterArgs;
 use crate::render::terminal::Style;
+use crate::suite::input::resolve;
 use crate::surface::formats;
 use crate::util::atomic::write_atomic;
-use crate::suite::input::resolve;
 use crate::{Error, Exit, render};
 
 pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
@@ -64,7 +64,7 @@ fn write_profiles(
         let text = formats::read_text(path, &display, formats::MAX_FILE_BYTES)?;
         let doc = formats::parse_json(&text, &display)?;
         if !doc.value.is_object() {
-            return Err(Error::Usage(format!(
+            return Err(Error::Document(format!(
                 "{display}: not a suite (expected a JSON object); pass another --out file"
             )));
         }

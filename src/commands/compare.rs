@@ -111,8 +111,7 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
     // The same markdown as `mf report --format markdown` (templates/summary.md.j2).
     let markdown = || {
         let doc = Document::Compare(Box::new(report.clone()));
-        render_with(SUMMARY, None, &View::new(&doc))
-            .map_err(Error::Template)
+        render_with(SUMMARY, None, &View::new(&doc)).map_err(Error::Template)
     };
     if let Some(path) = &args.markdown {
         write(path, &markdown()?)?;
@@ -140,7 +139,7 @@ fn load(source: &str) -> Result<Loaded, Error> {
         && value.get("kind").and_then(serde_json::Value::as_str) == Some("scorecard")
     {
         let card: Scorecard = serde_json::from_value(value).map_err(|e| {
-            Error::Usage(format!(
+            Error::Document(format!(
                 "{source}: not a v1 scorecard mf can read: {e}; re-run mf eval with this mf"
             ))
         })?;

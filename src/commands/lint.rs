@@ -73,7 +73,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     };
     let junit = |r: &LintReport| {
         render::junit::lint(r, fail_on)
-            .map_err(|e| Error::Usage(format!("cannot write JUnit XML: {e}")))
+            .map_err(|e| Error::Render(format!("cannot write JUnit XML: {e}")))
     };
     if let Some(p) = &args.sarif {
         write(p, &render::sarif::lint(&report, &doc))?;

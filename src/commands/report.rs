@@ -19,9 +19,9 @@ pub(super) fn run(args: &ReportArgs, style: Style) -> Result<Exit, Error> {
         ));
     }
     let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Usage(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| Error::Document(format!("cannot read {}: {e}", path.display())))?;
     let doc = Document::parse(&text).map_err(|e| {
-        Error::Usage(format!(
+        Error::Document(format!(
             "{}: not a document mf report can render ({e}); give the JSON of mf eval \
              --json-out, mf compare --json-out or mf ci",
             path.display()

@@ -113,7 +113,9 @@ fn probe_servers(
                     error: None,
                 }
             }
-            Err(crate::surface::error::InputError::Live(crate::surface::live::LiveError::Interrupted)) => return Err(Error::Interrupted),
+            Err(crate::surface::error::InputError::Live(
+                crate::surface::live::LiveError::Interrupted,
+            )) => return Err(Error::Interrupted),
             Err(e) => crate::report::scan::Probe {
                 server: server.name.clone(),
                 transport: server.transport,

@@ -686,5 +686,4 @@ fn shorten(s: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "args_tests.rs"]
 mod tests;

@@ -500,5 +500,4 @@ fn confusion_pairs(cells: &BTreeMap<(String, String), u64>) -> Vec<ConfusionPair
 }
 
 #[cfg(test)]
-#[path = "score_tests.rs"]
 mod tests;

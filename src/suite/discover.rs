@@ -18,7 +18,8 @@ pub fn defaults_in(dir: &Path) -> Vec<PathBuf> {
 /// The first default suite in `dir`, preferring one that is not a `draft: true` scan output.
 pub fn default_suite(dir: &Path) -> Option<PathBuf> {
     let found = defaults_in(dir);
-    let is_draft = |p: &PathBuf| super::read_suite_any(p, &p.to_string_lossy()).is_ok_and(|s| s.draft);
+    let is_draft =
+        |p: &PathBuf| super::read_suite_any(p, &p.to_string_lossy()).is_ok_and(|s| s.draft);
     found
         .iter()
         .find(|p| !is_draft(p))

@@ -5,9 +5,9 @@
 //! eval readiness in [`validate`], `--cases`/`--only`/`--skip` in [`select`]. `mf scan` writes
 //! drafts of these types.
 
-mod locate;
 pub mod discover;
 pub mod input;
+mod locate;
 pub mod read;
 pub mod select;
 pub mod taskset;

@@ -292,5 +292,4 @@ fn nth_line_start(text: &str, line: usize) -> usize {
 }
 
 #[cfg(test)]
-#[path = "read_tests.rs"]
 mod tests;

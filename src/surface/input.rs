@@ -73,8 +73,7 @@ pub fn load(spec: &InputSpec) -> Result<Input, InputError> {
         input.warnings.extend(loaded.warnings);
         input.surface.merge(loaded.surface);
         labels.push(target.display_name());
-    } else if spec.live_options.save_snapshot.is_some() && !spec.paths.iter().any(|p| is_url(p))
-    {
+    } else if spec.live_options.save_snapshot.is_some() && !spec.paths.iter().any(|p| is_url(p)) {
         return Err(InputError::Usage(
             "--save-snapshot needs a live server: a URL, --stdio or --server".into(),
         ));

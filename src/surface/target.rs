@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::error::InputError;
 use super::formats::{self, Loaded, Source};
 use super::live::{self, Endpoint, Listing, LiveError, LiveOptions};
 use super::scan::mcp_config::{ConfiguredServer, Transport};
 use super::{Confidence, Origin, SourceFormat};
-use super::error::InputError;
 
 /// Variables every stdio child gets when mf has them.
 pub const BASE_ENV: &[&str] = &[

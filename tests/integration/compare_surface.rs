@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use mf::surface::git::surface_at_ref;
 use mf::compare::surface_diff::diff;
 use mf::report::compare::SurfaceDiff;
 use mf::surface::Surface;
 use mf::surface::formats::load_path;
+use mf::surface::git::surface_at_ref;
 use mf::surface::scan::{ScanOptions, scan};
 use mf::surface::tokens::tool_tokens;
 

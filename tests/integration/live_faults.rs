@@ -77,7 +77,9 @@ fn assert_all_gone(pids: &[u32]) {
     }
 }
 
-fn live_error(r: Result<mf::surface::formats::Loaded, mf::surface::error::InputError>) -> LiveError {
+fn live_error(
+    r: Result<mf::surface::formats::Loaded, mf::surface::error::InputError>,
+) -> LiveError {
     match r {
         Err(mf::surface::error::InputError::Live(e)) => e,
         Err(other) => panic!("expected a live error, got {other}"),

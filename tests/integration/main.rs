@@ -6,6 +6,7 @@
 mod support;
 
 mod action_metadata;
+mod architecture;
 mod check_coverage_cli;
 mod ci_github;
 mod ci_templates;

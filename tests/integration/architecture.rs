@@ -265,7 +265,11 @@ impl Source {
             if self.is_module(&next) {
                 m = next;
             } else {
-                let here = if m.is_empty() { vec!["lib".to_owned()] } else { m.clone() };
+                let here = if m.is_empty() {
+                    vec!["lib".to_owned()]
+                } else {
+                    m.clone()
+                };
                 if follow && let Some(src) = self.reexports(&here).get(seg) {
                     return Some(src.clone());
                 }
@@ -434,7 +438,9 @@ fn modules_import_only_downward() {
 fn upward_imports(src: &Source) -> Vec<String> {
     let mut wrong = Vec::new();
     for (from, tos) in src.edges() {
-        let Some(top_from) = from.first() else { continue };
+        let Some(top_from) = from.first() else {
+            continue;
+        };
         let Some(l_from) = layer_of(top_from) else {
             wrong.push(format!("{} is in no layer of LAYERS", show(&from)));
             continue;
@@ -564,7 +570,10 @@ fn the_checker_sees_a_planted_cycle_and_an_upward_import() {
 
     // A planted pair of files that import each other, and a report file importing providers.
     let planted = Source::from_files([
-        (PathBuf::from("eval/mod.rs"), "pub mod a;\npub mod b;\n".to_owned()),
+        (
+            PathBuf::from("eval/mod.rs"),
+            "pub mod a;\npub mod b;\n".to_owned(),
+        ),
         (
             PathBuf::from("eval/a.rs"),
             "use super::b::B;\npub struct A;\n".to_owned(),
@@ -573,7 +582,10 @@ fn the_checker_sees_a_planted_cycle_and_an_upward_import() {
             PathBuf::from("eval/b.rs"),
             "pub struct B(crate::eval::a::A);\n".to_owned(),
         ),
-        (PathBuf::from("providers/mod.rs"), "pub struct Call;\n".to_owned()),
+        (
+            PathBuf::from("providers/mod.rs"),
+            "pub struct Call;\n".to_owned(),
+        ),
         (
             PathBuf::from("report/mod.rs"),
             "use crate::providers::Call;\n#[cfg(test)]\nmod tests { use crate::eval::a::A; }\n"
@@ -614,7 +626,10 @@ fn commands_stay_thin_and_renderers_compute_nothing() {
     }
     for (m, code) in &src.code {
         if code.contains("try_parse_from") {
-            problems.push(format!("{} rebuilds a command line (try_parse_from)", show(m)));
+            problems.push(format!(
+                "{} rebuilds a command line (try_parse_from)",
+                show(m)
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
