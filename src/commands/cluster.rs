@@ -8,9 +8,9 @@ use crate::analyze::cluster::{ClusterOptions, cluster, profiles_from_clusters};
 use crate::cli::check::SimpleFormat;
 use crate::cli::cluster::ClusterArgs;
 use crate::render::terminal::Style;
+use crate::suite::edit::with_profiles;
 use crate::suite::input::resolve;
 use crate::surface::formats;
-use crate::util::atomic::write_atomic;
 use crate::{Error, Exit, render};
 
 pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
@@ -52,23 +52,19 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     Ok(Exit::Ok)
 }
 
-/// Set `profiles` in the suite at `path`, keeping everything else as written. A missing suite
-/// is created as a draft holding the clustered tools.
+/// Set `profiles` in the suite at `path`, keeping everything else as written (comments and
+/// hand-written profiles included; see `suite::edit`). A missing suite is created as a draft
+/// holding the clustered tools.
 fn write_profiles(
     path: &Path,
     profiles: &std::collections::BTreeMap<String, Vec<String>>,
     surface: &crate::surface::Surface,
 ) -> Result<(), Error> {
     let display = path.to_string_lossy().replace('\\', "/");
-    let mut doc: Value = if path.exists() {
+    let text = if path.exists() {
         let text = formats::read_text(path, &display, formats::MAX_FILE_BYTES)?;
-        let doc = formats::parse_json(&text, &display)?;
-        if !doc.value.is_object() {
-            return Err(Error::Document(format!(
-                "{display}: not a suite (expected a JSON object); pass another --out file"
-            )));
-        }
-        doc.value
+        with_profiles(path, &display, &text, profiles)
+            .map_err(|e| Error::Document(e.to_string()))?
     } else {
         let tools: Vec<Value> = surface
             .tools
@@ -85,11 +81,9 @@ fn write_profiles(
                 Value::Object(o)
             })
             .collect();
-        serde_json::json!({"version": 1, "name": "suite", "draft": true, "tools": tools, "cases": []})
+        let mut doc = serde_json::json!({"version": 1, "name": "suite", "draft": true, "tools": tools, "cases": []});
+        doc["profiles"] = serde_json::to_value(profiles).unwrap_or_default();
+        render::json::to_string(&doc)
     };
-    doc["profiles"] = serde_json::to_value(profiles).unwrap_or_default();
-    write_atomic(path, render::json::to_string(&doc).as_bytes()).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    super::write_file(path, &text)
 }

@@ -6,6 +6,7 @@
 //! drafts of these types.
 
 pub mod discover;
+pub mod edit;
 pub mod input;
 mod locate;
 pub mod read;

@@ -17,6 +17,7 @@ mod compare_simulation;
 mod compare_surface;
 mod eval_cli;
 mod eval_resume;
+mod hardening;
 mod lint_cli;
 mod lint_rules;
 mod live_faults;

@@ -1,0 +1,68 @@
+//! Regression tests for the hardening issue: hand-written files a free command must never
+//! lose or mangle, whatever odd bytes or formats they hold. Each test is named after the defect
+//! it pins.
+
+use std::fs;
+
+use crate::support::{mf_in, server, show};
+
+/// A folder with the memory server's tools/list snapshot in it.
+fn repo_with_tools() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tmp");
+    fs::copy(server("memory"), dir.path().join("tools.json")).expect("copy");
+    dir
+}
+
+#[test]
+fn scan_does_not_overwrite_a_hand_written_suite_that_is_not_utf8() {
+    let dir = repo_with_tools();
+    let suite = dir.path().join("mf.suite.json");
+    let bytes = b"{\"version\": 1, \"name\": \"caf\xe9\", \"cases\": []}".to_vec();
+    fs::write(&suite, &bytes).expect("write");
+    let out = mf_in(dir.path()).args(["scan", "."]).output().expect("runs");
+    assert!(out.status.success(), "{}", show(&out));
+    assert_eq!(fs::read(&suite).expect("read"), bytes, "the suite was overwritten");
+    assert!(dir.path().join("mf.suite.draft.json").is_file(), "{}", show(&out));
+}
+
+#[test]
+fn cluster_out_keeps_hand_written_profiles_and_jsonc_comments() {
+    let dir = repo_with_tools();
+    let suite = dir.path().join("mf.suite.json");
+    let text = "{\n  // the author's note\n  \"version\": 1,\n  \"name\": \"mine\",\n  \"profiles\": {\"reading\": [\"read_graph\"]},\n  \"cases\": []\n}\n";
+    fs::write(&suite, text).expect("write");
+    let out = mf_in(dir.path())
+        .args(["cluster", "tools.json", "--out", "mf.suite.json"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", show(&out));
+    let after = fs::read_to_string(&suite).expect("read");
+    assert!(after.starts_with("{\n  // the author's note\n"), "{after}");
+    assert!(after.contains("\"reading\": [") && after.contains("\"read_graph\""), "{after}");
+    assert!(after.contains("\"c1"), "generated profiles were added: {after}");
+}
+
+#[test]
+fn cluster_out_appends_to_a_yaml_suite_and_never_calls_it_invalid_json() {
+    let dir = repo_with_tools();
+    let suite = dir.path().join("mf.suite.yaml");
+    let text = "# the author's note\nversion: 1\nname: mine\ncases: []\n";
+    fs::write(&suite, text).expect("write");
+    let run = || {
+        mf_in(dir.path())
+            .args(["cluster", "tools.json", "--out", "mf.suite.yaml"])
+            .output()
+            .expect("runs")
+    };
+    let out = run();
+    assert!(out.status.success(), "{}", show(&out));
+    let after = fs::read_to_string(&suite).expect("read");
+    assert!(after.starts_with(text), "{after}");
+    assert!(after.contains("\nprofiles:\n  c1"), "{after}");
+    // A second run would have to rewrite YAML: refused with the block to paste, file intact.
+    let again = run();
+    assert_eq!(again.status.code(), Some(1), "{}", show(&again));
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("does not rewrite YAML") && !err.contains("JSON"), "{err}");
+    assert_eq!(fs::read_to_string(&suite).expect("read"), after);
+}
