@@ -5,7 +5,20 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = mf::cli::Cli::parse();
+    let cli = match mf::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version print and exit 0; every usage error (an unknown command or flag, a
+        // bad value, a missing argument) is exit 1 — never 2, which means "a gate failed".
+        Err(e) => {
+            let code = if e.use_stderr() {
+                mf::Exit::InputError
+            } else {
+                mf::Exit::Ok
+            };
+            let _ = e.print();
+            return code.into();
+        }
+    };
     match mf::run(cli) {
         Ok(exit) => exit.into(),
         Err(err) => {

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use crate::eval::EvalConfig;
+use crate::report::ci::FindingScope;
 use crate::report::lint::Severity;
 
 /// Everything `mf ci` does, validated.
@@ -22,6 +23,8 @@ pub struct CiConfig {
     pub fail_on: Option<Severity>,
     /// Accepted lint findings.
     pub baseline: Option<PathBuf>,
+    /// Which findings `fail_on` judges: new ones (absent at the merge base) or all.
+    pub gate_findings: FindingScope,
     /// Fail on a significant regression of a gated metric.
     pub fail_on_regression: bool,
     /// Head's lowest passing selection accuracy.

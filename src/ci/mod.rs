@@ -34,7 +34,7 @@ use crate::analyze::lint::report::lint_report;
 use crate::compare::surface_diff::diff;
 use crate::eval::{EvalError, Observer};
 use crate::github::event::Context;
-use crate::report::ci::{CI_VERSION, CiMode, CiReport, Files};
+use crate::report::ci::{CI_VERSION, CiMode, CiReport, CiStatus, Files, FindingScope, LintGate};
 use crate::suite::SuiteError;
 use crate::suite::input::ResolveError;
 use crate::surface::Surface;
@@ -93,6 +93,8 @@ pub struct CiRun {
     pub head: Head,
     /// The head eval could not run at all (exit 1).
     pub head_error: bool,
+    /// PATH holds no tool and no skill: nothing was checked (exit 3).
+    pub nothing_found: bool,
 }
 
 /// How a run ended.
@@ -152,6 +154,7 @@ pub fn run(
         .as_ref()
         .and_then(|b| b.surface.as_ref())
         .map(|s| diff(s, &head.surface));
+    let lint_gate = lint_gate(config, &lint, base.as_ref(), &options);
 
     // 4–5. Mode, then the eval part.
     let mut part = eval::EvalPart::default();
@@ -179,7 +182,23 @@ pub fn run(
     }
 
     // 6. Status and reasons.
-    let (status, reasons) = verdict::verdict(config, &lint, &part);
+    let (mut status, mut reasons) = verdict::verdict(config, &lint, &lint_gate, &part);
+    let nothing_found = head.surface.tools.is_empty() && head.surface.skills.is_empty();
+    if nothing_found {
+        let searched = std::fs::canonicalize(&config.path)
+            .map_or_else(|_| config.path.clone(), |p| p.display().to_string());
+        reasons.insert(
+            0,
+            format!(
+                "no tool or skill found in {} (searched {searched}): nothing was checked; point \
+                 the `path` input (PATH) at the folder or file that defines the tools",
+                config.path
+            ),
+        );
+        if status == CiStatus::Pass {
+            status = CiStatus::Fail;
+        }
+    }
     let report = CiReport {
         version: CI_VERSION,
         kind: "ci".into(),
@@ -195,6 +214,7 @@ pub fn run(
         notes,
         lint,
         lint_fail_on: config.fail_on,
+        lint_gate: Some(lint_gate),
         surface: surface_diff,
         head: part.head,
         base: part.base,
@@ -206,7 +226,54 @@ pub fn run(
         report,
         head,
         head_error: part.error.is_some(),
+        nothing_found,
     })))
+}
+
+/// Which head findings the gate counts: with a base and `--gate-findings new`, those whose
+/// identity the base surface (linted with the same options) lacks.
+fn lint_gate(
+    config: &CiConfig,
+    lint: &crate::report::lint::LintReport,
+    base: Option<&base::Base>,
+    options: &LintOptions,
+) -> LintGate {
+    let base_surface = base.and_then(|b| b.surface.as_ref().map(|s| (b.commit.clone(), s)));
+    let Some((commit, surface)) =
+        base_surface.filter(|_| config.gate_findings == FindingScope::New)
+    else {
+        return LintGate {
+            scope: FindingScope::All,
+            base: base.map(|b| b.commit.clone()),
+            new: lint.findings.len(),
+            preexisting: 0,
+            preexisting_keys: Vec::new(),
+        };
+    };
+    let at_base: std::collections::HashSet<String> = crate::analyze::lint::lint(surface, options)
+        .iter()
+        .map(crate::report::lint::Finding::baseline_key)
+        .collect();
+    let mut preexisting_keys: Vec<String> = lint
+        .findings
+        .iter()
+        .map(crate::report::lint::Finding::baseline_key)
+        .filter(|k| at_base.contains(k))
+        .collect();
+    preexisting_keys.sort();
+    preexisting_keys.dedup();
+    let preexisting = lint
+        .findings
+        .iter()
+        .filter(|f| at_base.contains(&f.baseline_key()))
+        .count();
+    LintGate {
+        scope: FindingScope::New,
+        base: Some(commit),
+        new: lint.findings.len() - preexisting,
+        preexisting,
+        preexisting_keys,
+    }
 }
 
 fn load_head(path: &str, observer: &mut dyn Observer) -> Result<Head, CiError> {

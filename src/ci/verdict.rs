@@ -4,7 +4,7 @@
 use super::CiConfig;
 use super::eval::EvalPart;
 use crate::render::percent;
-use crate::report::ci::{CiMode, CiReport, CiStatus};
+use crate::report::ci::{CiMode, CiReport, CiStatus, FindingScope, LintGate};
 use crate::report::compare::Verdict;
 use crate::report::lint::LintReport;
 use crate::report::scorecard::{GateKind, Status};
@@ -13,6 +13,7 @@ use crate::report::scorecard::{GateKind, Status};
 pub fn verdict(
     config: &CiConfig,
     lint_report: &LintReport,
+    lint_gate: &LintGate,
     eval: &EvalPart,
 ) -> (CiStatus, Vec<String>) {
     let mut unhealthy = Vec::new();
@@ -44,17 +45,36 @@ pub fn verdict(
     if let Some(e) = &eval.error {
         failed.push(e.clone());
     }
-    let level = config.fail_on;
-    if let Some(level) = level {
+    if let Some(level) = config.fail_on {
+        let at_level = |f: &&crate::report::lint::Finding| f.severity >= level;
         let n = lint_report
             .findings
             .iter()
-            .filter(|f| f.severity >= level)
+            .filter(at_level)
+            .filter(|f| lint_gate.counts(f))
+            .count();
+        let before = lint_report
+            .findings
+            .iter()
+            .filter(at_level)
+            .filter(|f| !lint_gate.counts(f))
             .count();
         if n > 0 {
+            let plural = if n == 1 { "" } else { "s" };
+            let what = match lint_gate.scope {
+                FindingScope::New => format!("{n} new finding{plural}"),
+                FindingScope::All => format!("{n} finding{plural}"),
+            };
+            let already = if before > 0 {
+                format!(
+                    "; {before} more {} already at the base",
+                    if before == 1 { "was" } else { "were" }
+                )
+            } else {
+                String::new()
+            };
             failed.push(format!(
-                "lint: {n} finding{} at {} or worse (--fail-on {})",
-                if n == 1 { "" } else { "s" },
+                "lint: {what} at {} or worse (--fail-on {}{already})",
                 level.as_str(),
                 level.as_str()
             ));

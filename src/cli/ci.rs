@@ -8,6 +8,7 @@ use super::lint::FailOn;
 use crate::ci::{CiConfig, CommentMode, ReportFiles, Templates};
 use crate::eval::config::{self, EvalConfig, EvalConfigError};
 use crate::eval::plan::Budgets;
+use crate::report::ci::FindingScope;
 
 /// The CI gate in one command: lint the surface at PATH, diff it against the base revision,
 /// and — with a suite, models whose keys are present, and not on a fork pull request — evaluate
@@ -49,6 +50,10 @@ pub struct CiArgs {
     /// Exit 2 when a lint finding at this severity or worse remains.
     #[arg(long, value_enum, default_value_t = FailOn::Error, help_heading = "Gates")]
     pub fail_on: FailOn,
+    /// Which lint findings --fail-on judges: `new` (absent at the merge base; pre-existing ones
+    /// are counted and folded, never annotated) or `all`. Without a base every finding is new.
+    #[arg(long, value_enum, default_value_t = GateFindings::New, help_heading = "Gates")]
+    pub gate_findings: GateFindings,
     /// Accepted lint findings: only findings not in this file count.
     #[arg(long, value_name = "FILE", help_heading = "Gates")]
     pub baseline: Option<PathBuf>,
@@ -134,6 +139,10 @@ impl CiArgs {
             eval: self.eval_config()?,
             fail_on: self.fail_on.severity(),
             baseline: self.baseline.clone(),
+            gate_findings: match self.gate_findings {
+                GateFindings::New => FindingScope::New,
+                GateFindings::All => FindingScope::All,
+            },
             fail_on_regression: self.fail_on_regression,
             min_accuracy: self.min_accuracy,
             base_ref: self.base_ref.clone(),
@@ -198,6 +207,15 @@ impl CiArgs {
         }
         Ok(())
     }
+}
+
+/// `--gate-findings` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFindings {
+    /// Findings the change introduced.
+    New,
+    /// Every finding.
+    All,
 }
 
 /// `on` / `off`.

@@ -28,6 +28,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
     };
     let exit = match (run.head_error, run.report.status) {
         (true, _) => Exit::InputError,
+        _ if run.nothing_found => Exit::NothingFound,
         (false, CiStatus::Unhealthy) => Exit::Unhealthy,
         (false, CiStatus::Fail) => Exit::GateFailed,
         (false, CiStatus::Pass) => Exit::Ok,
@@ -50,6 +51,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
         };
         let lines: String = annotations::select(
             &report.lint,
+            report.lint_gate.as_ref(),
             report.compare.as_ref(),
             &new_in_head,
             &origin_of,

@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 
 use crate::render::percent;
+use crate::report::ci::LintGate;
 use crate::report::compare::{CompareReport, MetricComparison, Pairing, Verdict};
 use crate::report::lint::{Finding, LintReport, Severity};
 
@@ -87,9 +88,11 @@ pub type OriginOf<'a> = &'a dyn Fn(&str) -> Option<(String, Option<u32>)>;
 
 /// The annotations of one run, at most [`PER_LEVEL`] per level, worst first. `new_in_head`
 /// holds the baseline keys of findings this change introduced; `origin_of` says where a tool
-/// is defined (for regressions of one tool).
+/// is defined (for regressions of one tool). A finding the lint gate does not count (already at
+/// the base) is never annotated.
 pub fn select(
     lint: &LintReport,
+    gate: Option<&LintGate>,
     compare: Option<&CompareReport>,
     new_in_head: &BTreeSet<String>,
     origin_of: OriginOf<'_>,
@@ -125,7 +128,11 @@ pub fn select(
             }
         }
     }
-    for f in &lint.findings {
+    for f in lint
+        .findings
+        .iter()
+        .filter(|f| gate.is_none_or(|g| g.counts(f)))
+    {
         let level = match f.severity {
             Severity::Error => Level::Error,
             Severity::Warn => Level::Warning,
@@ -246,7 +253,7 @@ mod tests {
         findings.push(finding(Severity::Info, "i", "i"));
         let lint = report(findings);
         let new: BTreeSet<String> = ["new|z|".to_owned()].into_iter().collect();
-        let got = select(&lint, None, &new, &|_| None);
+        let got = select(&lint, None, None, &new, &|_| None);
         let errors: Vec<&Annotation> = got.iter().filter(|a| a.level == Level::Error).collect();
         assert_eq!(errors.len(), PER_LEVEL);
         assert_eq!(errors[0].title, "mf new");

@@ -40,6 +40,10 @@ pub struct CiReport {
     /// (the default of `--fail-on`).
     #[serde(default = "fail_on_error")]
     pub lint_fail_on: Option<super::lint::Severity>,
+    /// Which lint findings the gate counted: in a pull request, by default only those the pull
+    /// request introduced (absent at the merge base).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lint_gate: Option<LintGate>,
     /// Surface diff base → head (when a base revision was available).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<SurfaceDiff>,
@@ -62,6 +66,42 @@ pub struct CiReport {
 
 fn fail_on_error() -> Option<super::lint::Severity> {
     Some(super::lint::Severity::Error)
+}
+
+/// Which lint findings `--fail-on` judged, and how many were already on the base.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintGate {
+    /// `new`: findings absent at the merge base; `all`: every finding (`--gate-findings all`,
+    /// or no base to compare with).
+    pub scope: FindingScope,
+    /// The merge base the findings were compared with; `None` without a base.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// Head findings absent at the base (every finding when there is no base).
+    pub new: usize,
+    /// Head findings already at the base (same code, subject and parameter).
+    pub preexisting: usize,
+    /// The identities (`code|subject|param`) of the pre-existing findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preexisting_keys: Vec<String>,
+}
+
+/// Which findings a gate counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FindingScope {
+    /// Only findings the change introduced.
+    New,
+    /// Every finding.
+    All,
+}
+
+impl LintGate {
+    /// Whether `finding` counts for the gate (and is annotated).
+    pub fn counts(&self, finding: &super::lint::Finding) -> bool {
+        self.scope == FindingScope::All || !self.preexisting_keys.contains(&finding.baseline_key())
+    }
 }
 
 /// The headline status.

@@ -387,7 +387,7 @@ async fn a_pull_request_gets_one_sticky_comment_created_then_edited_in_place() {
     assert_eq!(o["verdict"], "");
     assert_eq!(o["accuracy"], "");
     assert!(
-        o["reasons"].contains("lint: 1 finding at error"),
+        o["reasons"].contains("lint: 1 new finding at error"),
         "{}",
         o["reasons"]
     );

@@ -19,10 +19,21 @@ fn scan_does_not_overwrite_a_hand_written_suite_that_is_not_utf8() {
     let suite = dir.path().join("mf.suite.json");
     let bytes = b"{\"version\": 1, \"name\": \"caf\xe9\", \"cases\": []}".to_vec();
     fs::write(&suite, &bytes).expect("write");
-    let out = mf_in(dir.path()).args(["scan", "."]).output().expect("runs");
+    let out = mf_in(dir.path())
+        .args(["scan", "."])
+        .output()
+        .expect("runs");
     assert!(out.status.success(), "{}", show(&out));
-    assert_eq!(fs::read(&suite).expect("read"), bytes, "the suite was overwritten");
-    assert!(dir.path().join("mf.suite.draft.json").is_file(), "{}", show(&out));
+    assert_eq!(
+        fs::read(&suite).expect("read"),
+        bytes,
+        "the suite was overwritten"
+    );
+    assert!(
+        dir.path().join("mf.suite.draft.json").is_file(),
+        "{}",
+        show(&out)
+    );
 }
 
 #[test]
@@ -38,8 +49,14 @@ fn cluster_out_keeps_hand_written_profiles_and_jsonc_comments() {
     assert!(out.status.success(), "{}", show(&out));
     let after = fs::read_to_string(&suite).expect("read");
     assert!(after.starts_with("{\n  // the author's note\n"), "{after}");
-    assert!(after.contains("\"reading\": [") && after.contains("\"read_graph\""), "{after}");
-    assert!(after.contains("\"c1"), "generated profiles were added: {after}");
+    assert!(
+        after.contains("\"reading\": [") && after.contains("\"read_graph\""),
+        "{after}"
+    );
+    assert!(
+        after.contains("\"c1"),
+        "generated profiles were added: {after}"
+    );
 }
 
 #[test]
@@ -63,6 +80,9 @@ fn cluster_out_appends_to_a_yaml_suite_and_never_calls_it_invalid_json() {
     let again = run();
     assert_eq!(again.status.code(), Some(1), "{}", show(&again));
     let err = String::from_utf8_lossy(&again.stderr);
-    assert!(err.contains("does not rewrite YAML") && !err.contains("JSON"), "{err}");
+    assert!(
+        err.contains("does not rewrite YAML") && !err.contains("JSON"),
+        "{err}"
+    );
     assert_eq!(fs::read_to_string(&suite).expect("read"), after);
 }
