@@ -86,7 +86,7 @@ fn five_when_the_run_is_unhealthy() {
 fn one_hundred_thirty_when_interrupted() {
     // A stdio server that never answers; Ctrl-C (SIGINT) while mf waits for it.
     let bin = assert_cmd::cargo::cargo_bin("mf");
-    let mut child = Command::new(bin)
+    let child = Command::new(bin)
         .args([
             "--color=never",
             "lint",
