@@ -143,8 +143,10 @@ pub fn run(
             observer.note(&kept.to_string());
             return Ok(None);
         }
-        Ok(EvalOutcome::OverContext(message)) => {
-            part.failures.push(format!("head eval refused: {message}"));
+        Ok(EvalOutcome::OverContext(refusals)) => {
+            for message in refusals {
+                part.failures.push(format!("head eval refused: {message}"));
+            }
             return Ok(Some(part));
         }
         Ok(EvalOutcome::DryRun(_)) => return Ok(Some(part)),
@@ -326,8 +328,10 @@ fn base_eval(
             observer.note(&kept.to_string());
             Ok(BaseRun::Interrupted)
         }
-        Ok(EvalOutcome::OverContext(message)) => {
-            notes.push(format!("base eval refused: {message}"));
+        Ok(EvalOutcome::OverContext(refusals)) => {
+            for message in refusals {
+                notes.push(format!("base eval refused: {message}"));
+            }
             Ok(BaseRun::Skipped)
         }
         Ok(EvalOutcome::DryRun(_)) => Ok(BaseRun::Skipped),
@@ -345,7 +349,7 @@ fn settings_hash(settings: &EvalConfig, specs: &[ModelSpec]) -> String {
     let mut text = format!(
         "mf {}\nrepeat {} seed {} max-trials {} max-tools {} max-context {:?} temperature {:?} \
          max-output {} profile {:?} cases {:?} only {:?} skip {:?} tool-choice-auto {} \
-         base-url {:?} max-error-rate {} min-scored {}\n{specs:?}\n",
+         base-url {:?} max-error-rate {} min-scored {} max-input-tokens {:?}\n{specs:?}\n",
         env!("CARGO_PKG_VERSION"),
         settings.repeat,
         settings.seed,
@@ -362,6 +366,7 @@ fn settings_hash(settings: &EvalConfig, specs: &[ModelSpec]) -> String {
         settings.base_url,
         settings.gates.max_error_rate,
         settings.gates.min_scored,
+        settings.budgets.max_input_tokens,
     );
     for spec in specs {
         if let Some(script) = &spec.script {

@@ -126,7 +126,6 @@ pub fn run(
         None => None,
     };
     let options = LintOptions {
-        max_tools: config.eval.budgets.max_tools,
         profiles: found
             .as_ref()
             .map(|f| f.suite.profiles.clone())

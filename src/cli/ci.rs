@@ -39,9 +39,13 @@ pub struct CiArgs {
     /// Most paid trials one eval may send (head and base each; hard cap 1000).
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_TRIALS, help_heading = "Eval")]
     pub max_trials: u64,
-    /// Refuse a paid eval above this many tools; lint warns above it too.
+    /// Refuse a paid eval above this many tools (the money guard is --max-input-tokens).
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_TOOLS, help_heading = "Eval")]
     pub max_tools: usize,
+    /// Refuse a paid eval whose trials would send more input tokens than this (head and base
+    /// each; o200k_base lower bound). `0` = no limit.
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_INPUT_TOKENS, help_heading = "Eval")]
+    pub max_input_tokens: u64,
     /// Trial cache directory (also holds the base scorecards). Default: $MF_CACHE_DIR,
     /// $XDG_CACHE_HOME/mf or ~/.cache/mf.
     #[arg(long, value_name = "DIR", help_heading = "Eval")]
@@ -178,6 +182,7 @@ impl CiArgs {
             budgets: Budgets {
                 max_trials: self.max_trials,
                 max_tools: self.max_tools,
+                max_input_tokens: (self.max_input_tokens > 0).then_some(self.max_input_tokens),
                 ..defaults.budgets
             },
             cache_dir: Some(

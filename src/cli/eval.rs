@@ -118,6 +118,15 @@ pub struct EvalArgs {
         help_heading = "Plan and budget"
     )]
     pub max_tools: usize,
+    /// Refuse a paid run whose trials would send more input tokens than this in all (o200k_base
+    /// lower bound: tools × tokens × trials; the money guard). `0` = no limit.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = config::DEFAULT_MAX_INPUT_TOKENS,
+        help_heading = "Plan and budget"
+    )]
+    pub max_input_tokens: u64,
     /// Refuse when a trial's prompt (tools + input, o200k_base) is over this many tokens.
     #[arg(long, value_name = "N", help_heading = "Plan and budget")]
     pub max_context_tokens: Option<u64>,
@@ -204,6 +213,7 @@ impl EvalArgs {
             budgets: Budgets {
                 max_trials: self.max_trials,
                 max_tools: self.max_tools,
+                max_input_tokens: (self.max_input_tokens > 0).then_some(self.max_input_tokens),
                 max_context_tokens: self.max_context_tokens,
             },
             dry_run: self.dry_run,

@@ -33,14 +33,18 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
         EvalOutcome::Card(card) => card,
         EvalOutcome::DryRun(plan) => {
             super::print(&render::dry_run::text(&plan))?;
-            return Ok(match plan.refusal {
-                None => Exit::Ok,
-                Some(BudgetError::Context { .. }) => Exit::GateFailed,
-                Some(_) => Exit::InputError,
+            return Ok(if plan.refusals.is_empty() {
+                Exit::Ok
+            } else if plan.refusals.iter().all(BudgetError::is_gate) {
+                Exit::GateFailed
+            } else {
+                Exit::InputError
             });
         }
-        EvalOutcome::OverContext(e) => {
-            super::note(&format!("error: {e}"));
+        EvalOutcome::OverContext(refusals) => {
+            for e in refusals {
+                super::note(&format!("error: {e}"));
+            }
             return Ok(Exit::GateFailed);
         }
         EvalOutcome::Interrupted(kept) => {

@@ -15,8 +15,12 @@ use crate::suite::Selection;
 pub const DEFAULT_REPEAT: u32 = 5;
 /// Most paid trials a run may send.
 pub const DEFAULT_MAX_TRIALS: u64 = 50;
-/// A paid run refuses a surface with more tools.
-pub const DEFAULT_MAX_TOOLS: usize = 6;
+/// A paid run refuses a surface with more tools (OpenAI's own limit per request is 128; the
+/// money is guarded by [`DEFAULT_MAX_INPUT_TOKENS`]).
+pub const DEFAULT_MAX_TOOLS: usize = 128;
+/// Most input tokens (lower bound) all paid trials of a run may send: the money guard. A
+/// million input tokens cost about 0.40 USD on gpt-4.1-mini and 3 USD on claude-sonnet-4-5.
+pub const DEFAULT_MAX_INPUT_TOKENS: u64 = 1_000_000;
 /// Output token cap per request.
 pub const DEFAULT_MAX_OUTPUT_TOKENS: u32 = 1024;
 /// Requests in flight at once.
@@ -112,6 +116,7 @@ impl Default for EvalConfig {
             budgets: Budgets {
                 max_trials: DEFAULT_MAX_TRIALS,
                 max_tools: DEFAULT_MAX_TOOLS,
+                max_input_tokens: Some(DEFAULT_MAX_INPUT_TOKENS),
                 max_context_tokens: None,
             },
             dry_run: false,

@@ -34,14 +34,18 @@ pub struct DryRun {
     pub models: Vec<DryRunModel>,
     /// Trials that would be paid for (all paid models).
     pub paid_trials: u64,
+    /// Models that send requests.
+    pub paid_models: u64,
     /// `--max-trials`.
     pub max_trials: u64,
     /// `--max-tools`.
     pub max_tools: usize,
     /// With `--seconds-per-trial`: the wall-time estimate.
     pub wall: Option<WallEstimate>,
-    /// The budget that refuses the run, if one does.
-    pub refusal: Option<BudgetError>,
+    /// Every budget (and missing key) that refuses the run.
+    pub refusals: Vec<BudgetError>,
+    /// `--max-input-tokens`.
+    pub max_input_tokens: Option<u64>,
 }
 
 /// One model of a dry run.
@@ -89,7 +93,7 @@ pub fn dry_run(
     cases: &[Case],
     tools: &[Tool],
     prompt_tokens: &[u64],
-    refusal: Option<BudgetError>,
+    refusals: Vec<BudgetError>,
 ) -> DryRun {
     let per_model = cases.len() as u64 * u64::from(config.repeat);
     let prompt_per_model: u64 = prompt_tokens.iter().sum::<u64>() * u64::from(config.repeat);
@@ -132,9 +136,11 @@ pub fn dry_run(
         ),
         models,
         paid_trials: per_model * paid,
+        paid_models: paid,
         max_trials: config.budgets.max_trials,
         max_tools: config.budgets.max_tools,
+        max_input_tokens: config.budgets.max_input_tokens,
         wall,
-        refusal,
+        refusals,
     }
 }

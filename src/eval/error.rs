@@ -25,6 +25,9 @@ pub enum EvalError {
     /// A budget refuses the plan (trials, tools).
     #[error(transparent)]
     Budget(#[from] BudgetError),
+    /// Budgets or missing keys refuse the plan: every reason at once.
+    #[error("the plan cannot run ({} reason{}):\n{}", .0.len(), if .0.len() == 1 { "" } else { "s" }, .0.iter().map(|e| format!("  - {e}")).collect::<Vec<_>>().join("\n"))]
+    Refused(Vec<BudgetError>),
     /// The plan cannot be made: no tools, duplicate names, an unknown profile or case.
     #[error("{0}")]
     Plan(String),

@@ -38,8 +38,8 @@ pub enum EvalOutcome {
     Card(Box<Scorecard>),
     /// A dry run: the plan, and the budget it would be refused by; nothing was sent.
     DryRun(Box<DryRun>),
-    /// A trial's prompt is over `--max-context-tokens` (a gate: exit 2).
-    OverContext(BudgetError),
+    /// A trial's prompt is over `--max-context-tokens` (a gate: exit 2); nothing was sent.
+    OverContext(Vec<BudgetError>),
     /// Ctrl-C: finished trials are cached (when the cache is on).
     Interrupted(Interrupted),
 }
@@ -187,6 +187,23 @@ pub fn profile_tools(
         .collect())
 }
 
+/// Paid models whose key variable is required and not set (checked before any request, so a
+/// run lists it with the budgets).
+fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
+    specs
+        .iter()
+        .filter(|s| s.provider.wire().is_some() && s.provider.key_required())
+        .filter_map(|s| {
+            let var = s.key_env()?;
+            let set = std::env::var_os(&var).is_some_and(|v| !v.is_empty());
+            (!set).then(|| BudgetError::MissingKey {
+                var,
+                model: s.label.clone(),
+            })
+        })
+        .collect()
+}
+
 /// Plan, check budgets, run and score one eval of `surface` against `suite` with `config`
 /// (already validated). `started` is when the command began (the scorecard's wall time).
 pub fn evaluate(
@@ -226,7 +243,7 @@ pub fn evaluate(
         .zip(&prompt_tokens)
         .map(|(c, t)| (c.id.as_str(), *t))
         .collect();
-    let budget = plan::check_budgets(
+    let mut refusals = plan::check_budgets(
         &config.budgets,
         paid,
         cases.len(),
@@ -234,14 +251,16 @@ pub fn evaluate(
         tools.len(),
         &named_tokens,
     );
+    refusals.extend(missing_keys(&specs));
     if config.dry_run {
-        let plan = dry_run(config, &specs, &cases, &tools, &prompt_tokens, budget.err());
+        let plan = dry_run(config, &specs, &cases, &tools, &prompt_tokens, refusals);
         return Ok(EvalOutcome::DryRun(Box::new(plan)));
     }
-    match budget {
-        Ok(()) => {}
-        Err(e @ BudgetError::Context { .. }) => return Ok(EvalOutcome::OverContext(e)),
-        Err(e) => return Err(EvalError::Budget(e)),
+    if refusals.iter().all(BudgetError::is_gate) && !refusals.is_empty() {
+        return Ok(EvalOutcome::OverContext(refusals));
+    }
+    if !refusals.is_empty() {
+        return Err(EvalError::Refused(refusals));
     }
 
     let models = models::build(config, specs)?;

@@ -103,16 +103,19 @@ pub struct Budgets {
     pub max_trials: u64,
     /// Most tools a surface may have.
     pub max_tools: usize,
+    /// Most input tokens (lower bound, o200k_base) the paid trials of a run may send in all:
+    /// the money guard (tools × tokens × trials).
+    pub max_input_tokens: Option<u64>,
     /// Most prompt tokens (lower bound) one trial may need.
     pub max_context_tokens: Option<u64>,
 }
 
-/// Why a plan may not run.
+/// Why a plan may not run. Each names the flag and the Action input that lift it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {
     /// More trials than `--max-trials`.
     #[error(
-        "the plan has {planned} paid trials ({cases} cases × {repeat} repeats × {models} models), over --max-trials {max}; lower --repeat, select cases with --only/--cases, or raise --max-trials (hard cap {HARD_MAX_TRIALS})"
+        "the plan has {planned} paid trials ({cases} cases × {repeat} repeats × {models} models), over --max-trials {max} (Action input `max-trials`); lower --repeat, select cases with --only/--cases, or raise it (hard cap {HARD_MAX_TRIALS})"
     )]
     Trials {
         /// Planned paid trials.
@@ -128,13 +131,23 @@ pub enum BudgetError {
     },
     /// More tools than `--max-tools`.
     #[error(
-        "the surface has {tools} tools, over --max-tools {max}; evaluate a profile or raise --max-tools (hard cap {HARD_MAX_TOOLS})"
+        "the surface has {tools} tools, over --max-tools {max} (Action input `max-tools`); evaluate a profile (--profile) or raise it (hard cap {HARD_MAX_TOOLS})"
     )]
     Tools {
         /// Tools on the surface.
         tools: usize,
         /// The limit.
         max: usize,
+    },
+    /// More input tokens in all than `--max-input-tokens`.
+    #[error(
+        "the paid trials would send at least {planned} input tokens (o200k_base lower bound: tools and input of every trial), over --max-input-tokens {max} (Action input `max-input-tokens`); fewer trials, a profile with fewer tools, or raise it"
+    )]
+    InputTokens {
+        /// Planned input tokens of the paid trials (lower bound).
+        planned: u64,
+        /// The limit.
+        max: u64,
     },
     /// A trial's prompt is over `--max-context-tokens`.
     #[error(
@@ -148,6 +161,23 @@ pub enum BudgetError {
         /// The limit.
         max: u64,
     },
+    /// A paid model's key variable is not set.
+    #[error(
+        "{var} is not set (for {model}); export it, or in GitHub Actions pass it from a secret as the step's env"
+    )]
+    MissingKey {
+        /// The variable.
+        var: String,
+        /// The model label.
+        model: String,
+    },
+}
+
+impl BudgetError {
+    /// A gate (exit 2) rather than a refusal to run (exit 1): only the context budget.
+    pub fn is_gate(&self) -> bool {
+        matches!(self, BudgetError::Context { .. })
+    }
 }
 
 /// Trials in plan order: for each model, for each case, for each repeat.
@@ -183,8 +213,9 @@ pub fn trials(
     out
 }
 
-/// Check the budgets. `paid_models` counts models that send requests (offline models are free
-/// and not limited); `prompt_tokens` is each case's lower bound (tools + input).
+/// Every budget the plan breaks, in a fixed order (trials, tools, input tokens, context).
+/// `paid_models` counts models that send requests (offline models are free and not limited);
+/// `prompt_tokens` is each case's lower bound (tools + input).
 pub fn check_budgets(
     budgets: &Budgets,
     paid_models: usize,
@@ -192,13 +223,14 @@ pub fn check_budgets(
     repeat: u32,
     tools: usize,
     prompt_tokens: &[(&str, u64)],
-) -> Result<(), BudgetError> {
+) -> Vec<BudgetError> {
+    let mut out = Vec::new();
     if paid_models == 0 {
-        return Ok(());
+        return out;
     }
     let planned = paid_models as u64 * cases as u64 * u64::from(repeat);
     if planned > budgets.max_trials {
-        return Err(BudgetError::Trials {
+        out.push(BudgetError::Trials {
             planned,
             cases,
             repeat,
@@ -207,9 +239,19 @@ pub fn check_budgets(
         });
     }
     if tools > budgets.max_tools {
-        return Err(BudgetError::Tools {
+        out.push(BudgetError::Tools {
             tools,
             max: budgets.max_tools,
+        });
+    }
+    let input: u64 =
+        prompt_tokens.iter().map(|(_, t)| *t).sum::<u64>() * u64::from(repeat) * paid_models as u64;
+    if let Some(max) = budgets.max_input_tokens
+        && input > max
+    {
+        out.push(BudgetError::InputTokens {
+            planned: input,
+            max,
         });
     }
     if let Some(max) = budgets.max_context_tokens
@@ -218,13 +260,13 @@ pub fn check_budgets(
             .max_by_key(|(_, t)| *t)
             .filter(|(_, t)| *t > max)
     {
-        return Err(BudgetError::Context {
+        out.push(BudgetError::Context {
             case: (*case).to_owned(),
             tokens: *tokens,
             max,
         });
     }
-    Ok(())
+    out
 }
 
 #[cfg(test)]
@@ -275,23 +317,37 @@ mod tests {
         let b = Budgets {
             max_trials: 50,
             max_tools: 6,
+            max_input_tokens: Some(10_000),
             max_context_tokens: Some(100),
         };
-        assert!(check_budgets(&b, 1, 10, 5, 6, &[]).is_ok());
+        assert!(check_budgets(&b, 1, 10, 5, 6, &[]).is_empty());
         assert!(matches!(
-            check_budgets(&b, 1, 11, 5, 6, &[]),
-            Err(BudgetError::Trials { planned: 55, .. })
+            check_budgets(&b, 1, 11, 5, 6, &[]).as_slice(),
+            [BudgetError::Trials { planned: 55, .. }]
         ));
         assert!(matches!(
-            check_budgets(&b, 1, 1, 5, 7, &[]),
-            Err(BudgetError::Tools { .. })
+            check_budgets(&b, 1, 1, 5, 7, &[]).as_slice(),
+            [BudgetError::Tools { .. }]
         ));
         assert!(matches!(
-            check_budgets(&b, 1, 1, 5, 6, &[("a", 90), ("b", 101)]),
-            Err(BudgetError::Context { tokens: 101, .. })
+            check_budgets(&b, 1, 1, 5, 6, &[("a", 90), ("b", 101)]).as_slice(),
+            [BudgetError::Context { tokens: 101, .. }]
         ));
+        // 2 cases of 1,500 tokens × 5 repeats × 2 models = 30,000 > 10,000.
+        assert!(matches!(
+            check_budgets(&b, 2, 2, 5, 6, &[("a", 1500), ("b", 1500)]).as_slice(),
+            [
+                BudgetError::InputTokens {
+                    planned: 30_000,
+                    ..
+                },
+                BudgetError::Context { .. }
+            ]
+        ));
+        // Every refusal at once.
+        assert_eq!(check_budgets(&b, 1, 11, 5, 7, &[("a", 5000)]).len(), 4);
         assert!(
-            check_budgets(&b, 0, 1000, 5, 60, &[]).is_ok(),
+            check_budgets(&b, 0, 1000, 5, 60, &[("a", 1_000_000)]).is_empty(),
             "offline is free"
         );
     }

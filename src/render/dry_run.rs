@@ -2,6 +2,7 @@
 //! time and the budget verdict ([`crate::eval::dry_run::DryRun`]).
 
 use crate::eval::dry_run::{Cost, DryRun};
+use crate::eval::plan::BudgetError;
 
 /// The plan as `mf eval --dry-run` prints it.
 pub fn text(plan: &DryRun) -> String {
@@ -42,12 +43,26 @@ pub fn text(plan: &DryRun) -> String {
             w.seconds, w.waves, w.concurrency, w.seconds_per_trial
         ));
     }
-    match &plan.refusal {
-        None => s.push_str(&format!(
-            "budget: ok ({} paid trials of --max-trials {}, {} tools of --max-tools {})\n",
+    if plan.refusals.is_empty() {
+        let input = match plan.max_input_tokens {
+            Some(max) => format!(
+                ", {} input tokens of --max-input-tokens {max}",
+                plan.prompt_tokens_per_model * plan.paid_models
+            ),
+            None => String::new(),
+        };
+        s.push_str(&format!(
+            "budget: ok ({} paid trials of --max-trials {}, {} tools of --max-tools {}{input})\n",
             plan.paid_trials, plan.max_trials, plan.tools, plan.max_tools
-        )),
-        Some(e) => s.push_str(&format!("budget: REFUSED — {e}\n")),
+        ));
+    } else {
+        for e in &plan.refusals {
+            let what = match e {
+                BudgetError::MissingKey { .. } => "key",
+                _ => "budget",
+            };
+            s.push_str(&format!("{what}: REFUSED — {e}\n"));
+        }
     }
     s.push_str("dry run: nothing was sent\n");
     s

@@ -82,15 +82,17 @@ fn is_kebab(name: &str) -> bool {
 const NOT_FLAGS: [&str; 3] = ["version", "working-directory", "github-token"];
 
 /// Each action input that is an `mf ci` flag, and the flag.
-const FLAG_OF_INPUT: [(&str, &str); 20] = [
+const FLAG_OF_INPUT: [(&str, &str); 22] = [
     ("suite", "--suite"),
     ("models", "--models"),
     ("repeat", "--repeat"),
     ("max-trials", "--max-trials"),
     ("max-tools", "--max-tools"),
+    ("max-input-tokens", "--max-input-tokens"),
     ("cache-dir", "--cache-dir"),
     ("min-accuracy", "--min-accuracy"),
     ("fail-on", "--fail-on"),
+    ("gate-findings", "--gate-findings"),
     ("baseline", "--baseline"),
     ("fail-on-regression", "--fail-on-regression"),
     ("base-ref", "--base-ref"),
@@ -795,6 +797,7 @@ fn both_variants_leave_empty_inputs_to_mf_and_pass_the_exit_code_through() {
         assert_eq!(positionals, ["."], "{variant}");
         let expected: BTreeMap<String, String> = [
             ("--fail-on", "error"),
+            ("--gate-findings", "new"),
             ("--comment", "auto"),
             ("--summary", "on"),
             ("--fail-on-regression", ""),

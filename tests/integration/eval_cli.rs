@@ -199,23 +199,57 @@ fn budgets_are_checked_before_any_key_or_call() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
+    // Every refusal at once, each with its flag and its Action input: trials and the key.
     let (code, err) = paid(&[]);
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("--max-trials 50"), "{err}");
-    let one_case = ["--cases", "refund-damaged", "--repeat", "2"];
-    let (code, err) = paid(&one_case);
-    assert_eq!(code, Some(1), "{err}");
     assert!(
-        err.contains("16 tools") && err.contains("--max-tools 6"),
+        err.contains("--max-trials 50") && err.contains("`max-trials`"),
         "{err}"
     );
-    let all_tools = [&one_case[..], &["--max-tools", "16"]].concat();
-    let (code, err) = paid(&[&all_tools[..], &["--max-context-tokens", "100"]].concat());
-    assert_eq!(code, Some(2), "context budget is a gate: {err}");
-    assert!(err.contains("--max-context-tokens 100"), "{err}");
-    let (code, err) = paid(&all_tools);
-    assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("OPENAI_API_KEY"), "names the variable: {err}");
+    assert!(err.contains("(2 reasons)"), "{err}");
+    let one_case = ["--cases", "refund-damaged", "--repeat", "2"];
+    let (code, err) = paid(
+        &[
+            &one_case[..],
+            &["--max-tools", "6", "--max-input-tokens", "100"],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("16 tools") && err.contains("--max-tools 6") && err.contains("`max-tools`"),
+        "{err}"
+    );
+    assert!(err.contains("--max-input-tokens 100"), "{err}");
+    // The default tool cap no longer refuses a 16-tool surface.
+    let (code, err) = paid(&one_case);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(!err.contains("--max-tools"), "{err}");
+    assert!(err.contains("OPENAI_API_KEY"), "{err}");
+    // With a key, the context budget alone is a gate (exit 2), still before any request.
+    let out = mf()
+        .args([
+            "eval",
+            SURFACE,
+            "--suite",
+            SUITE,
+            "--models",
+            "openai:gpt-4.1-mini",
+        ])
+        .args(one_case)
+        .args(["--max-context-tokens", "100"])
+        .env("OPENAI_API_KEY", "sk-test-not-a-key")
+        .env("OPENAI_BASE_URL", "http://127.0.0.1:9")
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "context budget is a gate: {err}"
+    );
+    assert!(err.contains("--max-context-tokens 100"), "{err}");
     let over_cap = mf()
         .args(["eval", SURFACE, "--suite", SUITE, "--models", "lexical"])
         .args(["--max-trials", "1001"])
