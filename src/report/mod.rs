@@ -9,3 +9,4 @@ pub mod lint;
 pub mod metrics;
 pub mod scan;
 pub mod scorecard;
+pub mod trial;

@@ -6,6 +6,7 @@
 //! drafts of these types.
 
 mod locate;
+pub mod models;
 pub mod read;
 pub mod select;
 pub mod taskset;
@@ -21,7 +22,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::providers::config::ModelConfig;
+use models::ModelConfig;
 
 /// Suite format version written by this mf.
 pub const SUITE_VERSION: u32 = 1;

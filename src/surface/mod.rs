@@ -8,6 +8,7 @@ pub mod live;
 pub mod normalize;
 pub mod scan;
 pub mod target;
+pub mod terms;
 pub mod tokens;
 
 use serde::{Deserialize, Serialize};
