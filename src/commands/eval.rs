@@ -16,8 +16,9 @@ use crate::eval::plan::{self, Budgets, HARD_MAX_TOOLS, HARD_MAX_TRIALS, PERMUTAT
 use crate::eval::run::{self, Backend, Progress, RunModel, RunOptions};
 use crate::eval::{TrialRecord, score};
 use crate::providers::config::{self, ModelConfig, ModelSpec, ProviderKind};
-use crate::providers::http::{HttpOptions, HttpProvider};
+use crate::providers::http::HttpOptions;
 use crate::providers::offline::{Offline, Script};
+use crate::providers::provider::HttpProvider;
 use crate::render::terminal::Style;
 use crate::report::scorecard::{
     CaseInfo, Gate, GateKind, Health, ModelResult, Reproducibility, SCORECARD_VERSION, Scorecard,

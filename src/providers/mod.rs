@@ -1,7 +1,10 @@
 //! Model providers: what one trial sends and what comes back.
 //!
-//! Every HTTP wire format is a pure [`WireFormat`] (build a body, parse a body); the shared
-//! transport in [`http`] sends it (timeout, retries, `Retry-After`, body cap, redaction).
+//! Every HTTP wire format is a pure [`WireFormat`] (build a body, parse a body) using the shared
+//! helpers in [`wire`]; the transport in [`http`] sends it (timeout, retries, `Retry-After`,
+//! body cap, redaction) knowing only the trait, and [`provider`] picks the format for a model
+//! (`HttpProvider`). The data a trial produces (calls, usage, errors) is defined in the report
+//! layer and re-exported here.
 //! Offline models ([`offline`]) answer in-process and never touch the network.
 
 pub mod anthropic;
@@ -11,6 +14,8 @@ pub mod offline;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod presets;
+pub mod provider;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -59,7 +64,8 @@ pub struct WireRequest {
 }
 
 /// One provider wire format: pure functions from a trial to a request body and from a response
-/// body to a [`Reply`]. No I/O here; [`http::HttpProvider`] does the sending.
+/// body to a [`Reply`]. No I/O here; `provider::HttpProvider` sends it through
+/// `http::Transport`.
 pub trait WireFormat: Send + Sync + std::fmt::Debug {
     /// The format's id as written in reports: `openai`, `openai-chat`, `anthropic`.
     fn id(&self) -> &'static str;

@@ -2,7 +2,7 @@
 //! provider id, the model id, endpoint and key-variable overrides, price and sampling settings.
 //! These are data only, part of the suite/mf.toml contract; resolving them into something a
 //! trial can call (provider defaults, the preset table, `--models` parsing) is
-//! `crate::providers`' job.
+//! the providers module's job.
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! The words of a tool's text that matching reads: a name split into tokens ([`name_tokens`]),
 //! a light singular ([`stem`]) and a tool's content words ([`terms`]). Pair similarity
-//! (`crate::analyze::similarity`) and the offline lexical router (`crate::providers::offline`)
+//! (in the analyze layer) and the offline lexical router (in the providers layer)
 //! share them, so both read a tool the same way.
 
 use super::Tool;
