@@ -10,6 +10,7 @@ pub mod scan;
 pub mod target;
 pub mod terms;
 pub mod tokens;
+pub mod url;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
