@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod cache;
+pub mod cases;
 pub mod plan;
 pub mod run;
 pub mod score;

@@ -2,252 +2,30 @@
 //! `<testcase>` per case aggregated over its trials (never one per trial), and for `mf ci` the
 //! lint findings and the compare verdicts as suites of their own.
 //!
-//! **When a case passes.** A trial *passes* when it is scored (reviewed, not an error), its
-//! verdict is a selection success (`correct`, `correct-abstention`) and the argument check of
-//! its call, when there was one, passed. A case passes when a strict majority of its scored
-//! trials pass (a tie fails), the same majority rule as the scorecard's `caseLevel`, with the
-//! arguments counted too — so a case whose model picks the right tool with wrong arguments most
-//! of the time fails as `wrong_args`, while `caseLevel` (selection only) counts it as won.
-//!
-//! A failing case is a `<failure>` whose `type` is the commonest way its trials failed:
-//! `wrong_tool` (another tool, a phantom name, or extra tools besides the expected one),
-//! `wrong_args`, `no_call` (abstained on a must-call case) or `over_trigger` (a call on a
-//! must-not-call case); ties go to that order. Its message is `k of n trials passed, 95% CI
-//! lo–hi%` (Wilson, `crate::stats::wilson`). A case with no scored trial because every trial
-//! errored is an `<error>` (provider trouble, never a wrong answer); when every trial ended in
-//! `no-key` or `cancelled` the case was not run and is `<skipped>`, as are unreviewed cases
-//! (`reviewed: false` never counts). Error counts of a case that also has answers are in its
-//! message and `<system-out>`.
+//! Which cases pass, and how a failing one failed, is decided by the eval engine
+//! (`eval::cases`, where the rule is documented); this renderer asks it for the
+//! outcomes of each model and lays them out: a passing case is a success, a failing one a
+//! `<failure>` whose `type` is the case's failure kind and whose message is `k of n trials
+//! passed, 95% CI lo–hi%`; an all-error case is an `<error>`, a case not run or unreviewed is
+//! `<skipped>`. Error counts of a case that also has answers are in its message and
+//! `<system-out>`.
 //!
 //! Each testcase has `classname` = suite name, `name` = case id, and the extra attributes
 //! `file` = suite path and `line` = the case's line when known; its figures are `<properties>`.
 //! The model's figures (accuracy with CIs, tokens, cost, latency, run health) are the suite's
 //! `<properties>`. `time` is the sum of the trials' recorded latencies, when any were recorded.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::providers::ErrorKind;
+use crate::eval::cases::case_outcomes;
+use crate::report::cases::{CaseOutcome, CaseStatus};
 use crate::report::ci::{CiMode, CiReport};
 use crate::report::compare::{CompareReport, MetricComparison, Verdict as CompareVerdict};
-use crate::report::metrics::{Rate, Verdict};
-use crate::report::scorecard::{CaseInfo, ModelResult, Scorecard, TrialRow};
-use crate::stats;
-
-/// How a failing trial (or case) failed, as written in `<failure type="…">`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FailureKind {
-    /// Another surface tool, a phantom name, or extra tools besides the expected one.
-    WrongTool,
-    /// The expected tool with arguments that fail the check.
-    WrongArgs,
-    /// No call on a must-call case.
-    NoCall,
-    /// A call on a must-not-call case.
-    OverTrigger,
-}
-
-impl FailureKind {
-    /// The `type` attribute: `wrong_tool`, `wrong_args`, `no_call`, `over_trigger`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::WrongTool => "wrong_tool",
-            FailureKind::WrongArgs => "wrong_args",
-            FailureKind::NoCall => "no_call",
-            FailureKind::OverTrigger => "over_trigger",
-        }
-    }
-
-    /// How a scored trial failed; `None` when it passed.
-    pub fn of_trial(trial: &TrialRow) -> Option<FailureKind> {
-        match trial.verdict {
-            Verdict::Correct if trial.args.as_ref().is_some_and(|a| !a.ok) => {
-                Some(FailureKind::WrongArgs)
-            }
-            Verdict::Correct | Verdict::CorrectAbstention | Verdict::Error => None,
-            Verdict::WrongTool | Verdict::Phantom | Verdict::UnexpectedAdditionalCalls => {
-                Some(FailureKind::WrongTool)
-            }
-            Verdict::Abstained => Some(FailureKind::NoCall),
-            Verdict::OverTriggered => Some(FailureKind::OverTrigger),
-        }
-    }
-}
-
-/// What became of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CaseStatus {
-    /// A strict majority of its scored trials passed.
-    Pass,
-    /// It has scored trials and no strict majority passed; the commonest failure.
-    Fail(FailureKind),
-    /// Every trial errored (provider trouble).
-    Error,
-    /// Not run: every trial ended in `no-key` or `cancelled`, or the case has no trial.
-    NotRun,
-    /// `reviewed: false`: run, but never counted.
-    Unreviewed,
-}
-
-/// One case of one model, tallied over its trials.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CaseOutcome {
-    /// Case id.
-    pub id: String,
-    /// The expected tool; `None` = must not call.
-    pub expected: Option<String>,
-    /// Line of the case in the suite file, when known.
-    pub line: Option<u32>,
-    /// Trials of the case.
-    pub trials: u64,
-    /// Trials that are not errors.
-    pub scored: u64,
-    /// Scored trials that passed (see the module docs).
-    pub passed: u64,
-    /// Failed scored trials by how they failed.
-    pub failures: BTreeMap<FailureKind, u64>,
-    /// Error trials by kind (`timeout`, `http`, …).
-    pub errors: BTreeMap<String, u64>,
-    /// Trials by verdict.
-    pub verdicts: BTreeMap<Verdict, u64>,
-    /// Sum of recorded latencies (ms) and how many trials recorded one.
-    pub latency_ms: (u64, u64),
-    /// Input and output tokens the provider reported.
-    pub tokens: (u64, u64),
-    /// The verdict of the case.
-    pub status: CaseStatus,
-}
-
-impl CaseOutcome {
-    /// `passed / scored` with its Wilson interval.
-    pub fn rate(&self) -> Rate {
-        Rate::new(self.passed, self.scored)
-    }
-
-    /// Error trials in all.
-    pub fn error_count(&self) -> u64 {
-        self.errors.values().sum()
-    }
-
-    /// `k of n trials passed, 95% CI lo–hi%` (`no scored trial` when none was scored).
-    pub fn summary(&self) -> String {
-        match stats::wilson(self.passed, self.scored) {
-            Some((lo, hi)) => format!(
-                "{} of {} trials passed, 95% CI {:.1}–{:.1}%",
-                self.passed,
-                self.scored,
-                lo * 100.0,
-                hi * 100.0
-            ),
-            None => "no scored trial".to_owned(),
-        }
-    }
-
-    /// `timeout 3, http 2`: the error kinds with their counts.
-    pub fn error_text(&self) -> String {
-        counts_text(self.errors.iter().map(|(k, n)| (k.as_str(), *n)))
-    }
-
-    /// `wrong_tool 3, no_call 1`: how the failed trials failed.
-    pub fn failure_text(&self) -> String {
-        counts_text(self.failures.iter().map(|(k, n)| (k.as_str(), *n)))
-    }
-}
-
-fn counts_text<'a>(items: impl Iterator<Item = (&'a str, u64)>) -> String {
-    items
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The JSON name of an error kind (`no-key`, `timeout`, …).
-pub(crate) fn error_kind_name(kind: ErrorKind) -> String {
-    serde_json::to_value(kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| format!("{kind:?}").to_lowercase())
-}
-
-/// Every selected case of `model`, in suite order, tallied over its trials. Tallying is
-/// counting, not statistics: the rule that decides a case is in the module docs.
-pub fn case_outcomes(model: &ModelResult, cases: &[CaseInfo]) -> Vec<CaseOutcome> {
-    let mut by_case: BTreeMap<&str, Vec<&TrialRow>> = BTreeMap::new();
-    for t in &model.trials {
-        by_case.entry(t.case.as_str()).or_default().push(t);
-    }
-    cases
-        .iter()
-        .map(|case| {
-            let trials = by_case.remove(case.id.as_str()).unwrap_or_default();
-            outcome(case, &trials)
-        })
-        .collect()
-}
-
-fn outcome(case: &CaseInfo, trials: &[&TrialRow]) -> CaseOutcome {
-    let mut o = CaseOutcome {
-        id: case.id.clone(),
-        expected: case.expected_tool.clone(),
-        line: case.line,
-        trials: trials.len() as u64,
-        scored: 0,
-        passed: 0,
-        failures: BTreeMap::new(),
-        errors: BTreeMap::new(),
-        verdicts: BTreeMap::new(),
-        latency_ms: (0, 0),
-        tokens: (0, 0),
-        status: CaseStatus::NotRun,
-    };
-    let mut not_run = 0;
-    for t in trials {
-        *o.verdicts.entry(t.verdict).or_default() += 1;
-        if let Some(ms) = t.latency_ms {
-            o.latency_ms.0 += ms;
-            o.latency_ms.1 += 1;
-        }
-        if let Some(u) = &t.usage {
-            o.tokens.0 += u.input_tokens;
-            o.tokens.1 += u.output_tokens;
-        }
-        if t.verdict == Verdict::Error {
-            let kind = t.error.as_ref().map(|e| e.kind);
-            if matches!(kind, Some(ErrorKind::NoKey | ErrorKind::Cancelled)) {
-                not_run += 1;
-            }
-            let name = kind.map_or_else(|| "unknown".to_owned(), error_kind_name);
-            *o.errors.entry(name).or_default() += 1;
-            continue;
-        }
-        o.scored += 1;
-        match FailureKind::of_trial(t) {
-            None => o.passed += 1,
-            Some(k) => *o.failures.entry(k).or_default() += 1,
-        }
-    }
-    o.status = if !case.reviewed {
-        CaseStatus::Unreviewed
-    } else if o.trials == 0 || (o.scored == 0 && not_run == o.trials) {
-        CaseStatus::NotRun
-    } else if o.scored == 0 {
-        CaseStatus::Error
-    } else if 2 * o.passed > o.scored {
-        CaseStatus::Pass
-    } else {
-        // The commonest failure; ties go to the declaration order. There is at least one
-        // failure here, since passed ≤ scored / 2 and scored > 0.
-        let worst = o
-            .failures
-            .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
-            .map_or(FailureKind::WrongTool, |(k, _)| *k);
-        CaseStatus::Fail(worst)
-    };
-    o
-}
+use crate::report::metrics::Rate;
+use crate::report::scorecard::{ModelResult, Scorecard};
+use crate::report::trial::error_kind_name;
 
 /// One line per trial for a failure body: `trial 1: wrong-tool → search_orders`.
 fn trial_lines(model: &ModelResult, case: &str) -> String {
@@ -357,7 +135,7 @@ fn case_test(card: &Scorecard, model: &ModelResult, o: &CaseOutcome) -> TestCase
     if o.status == CaseStatus::Pass && o.error_count() > 0 {
         test.set_system_out(message.as_str());
     }
-    let rate = o.rate();
+    let rate = &o.pass_rate;
     test.add_properties([
         Property::new(
             "expectedTool",
@@ -367,8 +145,8 @@ fn case_test(card: &Scorecard, model: &ModelResult, o: &CaseOutcome) -> TestCase
         Property::new("scored", o.scored.to_string()),
         Property::new("passed", o.passed.to_string()),
         Property::new("errors", o.error_count().to_string()),
-        Property::new("passRate", rate_value(&rate)),
-        Property::new("passRate.ci95", ci_value(&rate)),
+        Property::new("passRate", rate_value(rate)),
+        Property::new("passRate.ci95", ci_value(rate)),
     ]);
     if o.tokens != (0, 0) {
         test.add_properties([
@@ -554,97 +332,4 @@ pub fn ci(ci: &CiReport) -> String {
         report.add_test_suite(suite);
     }
     to_xml(&report)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::providers::TrialError;
-    use crate::report::metrics::ArgCheck;
-
-    fn case(reviewed: bool) -> CaseInfo {
-        CaseInfo {
-            id: "c".into(),
-            input_hash: "sha256:0".into(),
-            expected_tool: Some("t".into()),
-            reviewed,
-            tags: vec![],
-            line: Some(3),
-            prompt_tokens: 1,
-        }
-    }
-
-    fn trial(verdict: Verdict, args_ok: Option<bool>, error: Option<ErrorKind>) -> TrialRow {
-        TrialRow {
-            case: "c".into(),
-            trial: 0,
-            order: vec![],
-            verdict,
-            calls: vec![],
-            args: args_ok.map(|ok| ArgCheck {
-                ok,
-                problems: vec![],
-                notes: vec![],
-            }),
-            text: None,
-            error: error.map(|k| TrialError::new(k, "x")),
-            latency_ms: None,
-            usage: None,
-            retries: 0,
-            cached: false,
-        }
-    }
-
-    fn status(reviewed: bool, trials: &[TrialRow]) -> CaseStatus {
-        let refs: Vec<&TrialRow> = trials.iter().collect();
-        outcome(&case(reviewed), &refs).status
-    }
-
-    #[test]
-    fn a_tie_fails_and_a_strict_majority_passes() {
-        let ok = trial(Verdict::Correct, Some(true), None);
-        let wrong = trial(Verdict::WrongTool, None, None);
-        assert_eq!(
-            status(
-                true,
-                &[ok.clone(), ok.clone(), wrong.clone(), wrong.clone()]
-            ),
-            CaseStatus::Fail(FailureKind::WrongTool)
-        );
-        assert_eq!(
-            status(true, &[ok.clone(), ok.clone(), wrong]),
-            CaseStatus::Pass
-        );
-    }
-
-    #[test]
-    fn wrong_arguments_fail_a_correct_pick_and_errors_do_not_count() {
-        let bad_args = trial(Verdict::Correct, Some(false), None);
-        let timeout = trial(Verdict::Error, None, Some(ErrorKind::Timeout));
-        let ok = trial(Verdict::Correct, Some(true), None);
-        assert_eq!(
-            status(true, &[bad_args.clone(), bad_args, ok.clone()]),
-            CaseStatus::Fail(FailureKind::WrongArgs)
-        );
-        // One answer, passing; the errors are reported but are not wrong answers.
-        assert_eq!(
-            status(true, &[timeout.clone(), timeout.clone(), ok]),
-            CaseStatus::Pass
-        );
-        assert_eq!(status(true, &[timeout.clone(), timeout]), CaseStatus::Error);
-    }
-
-    #[test]
-    fn failure_ties_go_to_the_declared_order_and_unrun_cases_are_skipped() {
-        let abstained = trial(Verdict::Abstained, None, None);
-        let phantom = trial(Verdict::Phantom, None, None);
-        assert_eq!(
-            status(true, &[abstained.clone(), phantom]),
-            CaseStatus::Fail(FailureKind::WrongTool)
-        );
-        let no_key = trial(Verdict::Error, None, Some(ErrorKind::NoKey));
-        assert_eq!(status(true, &[no_key.clone(), no_key]), CaseStatus::NotRun);
-        assert_eq!(status(true, &[]), CaseStatus::NotRun);
-        assert_eq!(status(false, &[abstained]), CaseStatus::Unreviewed);
-    }
 }

@@ -8,10 +8,11 @@ use serde::Serialize;
 
 use super::compare::{p_text, pairing_text};
 use super::document::Document;
-use super::eval_junit::{CaseStatus, case_outcomes};
 use super::eval_terminal::rate as rate_text;
 use super::lint_terminal::{location, plural, subject};
 use super::template::{Limit, SECTIONS, TOP_FINDINGS};
+use crate::eval::cases::case_outcomes;
+use crate::report::cases::CaseStatus;
 use crate::report::ci::{CiMode, CiReport, CiStatus};
 use crate::report::compare::{
     CompareReport, MetricComparison, PairedTest, SurfaceDiff, Verdict as CompareVerdict,

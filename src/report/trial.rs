@@ -116,3 +116,11 @@ impl TrialError {
         }
     }
 }
+
+/// The JSON name of an error kind (`no-key`, `timeout`, …).
+pub fn error_kind_name(kind: ErrorKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{kind:?}").to_lowercase())
+}
