@@ -226,7 +226,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
         super::print(&lines)?;
         super::note(&status_line(&ci));
     } else {
-        super::print(&render::ci::terminal(&ci, style))?;
+        super::print(&render::terminal::ci(&ci, style))?;
     }
     // The CI report's notes are not in the renderings yet: say them here.
     for n in &ci.notes {
@@ -441,8 +441,8 @@ fn verdict(args: &CiArgs, lint_report: &LintReport, eval: &EvalPart) -> (CiStatu
                 failed.push(format!(
                     "regression: {what} for {}: {} → {} (p = {:.4}, --fail-on-regression)",
                     m.model,
-                    render::percent(metric.before.value),
-                    render::percent(metric.after.value),
+                    render::text::percent(metric.before.value),
+                    render::text::percent(metric.after.value),
                     metric.case.p_adjusted,
                 ));
             }

@@ -90,7 +90,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         write(p, &render::json::to_string(&report))?;
     }
     let text = match args.format {
-        LintFormat::Terminal => render::lint_terminal::lint(&report, style),
+        LintFormat::Terminal => render::terminal::lint(&report, style),
         LintFormat::Json => render::json::to_string(&report),
         LintFormat::Sarif => render::sarif::lint(&report, &doc),
         LintFormat::Junit => junit(&report)?,

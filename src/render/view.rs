@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::compare::{p_text, pairing_text};
 use super::document::Document;
-use super::eval_terminal::rate as rate_text;
-use super::lint_terminal::{location, plural, subject};
 use super::template::{Limit, SECTIONS, TOP_FINDINGS};
+use super::text::{
+    location, p_text, pairing_text, plural, rate as rate_text, subject, summary_phrase,
+    verdict_word,
+};
 use crate::eval::cases::case_outcomes;
 use crate::report::cases::CaseStatus;
 use crate::report::ci::{CiMode, CiReport, CiStatus};
@@ -390,16 +391,6 @@ fn status_icon(status: &str) -> &'static str {
         "fail" | "regressed" => "❌",
         "unhealthy" | "insufficient-data" => "⚠️",
         _ => "ℹ️",
-    }
-}
-
-/// `regressed`, `insufficient data`, ….
-pub(crate) fn verdict_word(v: CompareVerdict) -> &'static str {
-    match v {
-        CompareVerdict::Regressed => "regressed",
-        CompareVerdict::Improved => "improved",
-        CompareVerdict::Unchanged => "unchanged",
-        CompareVerdict::InsufficientData => "insufficient data",
     }
 }
 
@@ -1024,7 +1015,7 @@ fn lint_view(l: &LintReport) -> LintView {
         .map(finding_view)
         .collect();
     LintView {
-        line: super::lint_terminal::summary_phrase(s),
+        line: summary_phrase(s),
         icon: if s.errors > 0 {
             "❌"
         } else if s.warnings > 0 {

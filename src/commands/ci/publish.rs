@@ -47,7 +47,7 @@ pub(super) fn write_reports(
         write(p, &render::sarif::lint(&ci.lint, &doc))?;
     }
     if let Some(p) = &args.junit {
-        write(p, &render::eval_junit::ci(ci))?;
+        write(p, &render::junit::ci(ci))?;
     }
     if args.html.is_none() && args.badge.is_none() {
         return Ok(());

@@ -12,7 +12,7 @@ use quick_junit::{
     NonSuccessKind, Property, Report, SerializeError, TestCase, TestCaseStatus, TestSuite,
 };
 
-use crate::render::lint_terminal::{location, subject};
+use crate::render::text::{location, subject};
 use crate::report::lint::{Finding, LintReport, Severity};
 
 /// The name of the testsuite that holds the lint findings.

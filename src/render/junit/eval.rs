@@ -20,6 +20,7 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::eval::cases::case_outcomes;
+use crate::render::text::rate;
 use crate::report::cases::{CaseOutcome, CaseStatus};
 use crate::report::ci::{CiMode, CiReport};
 use crate::report::compare::{CompareReport, MetricComparison, Verdict as CompareVerdict};
@@ -162,7 +163,7 @@ fn model_suite(card: &Scorecard, model: &ModelResult) -> TestSuite {
     let m = &model.metrics;
     let rate = |name: &str, r: &Rate| {
         [
-            Property::new(name, super::eval_terminal::rate(r)),
+            Property::new(name, rate(r)),
             Property::new(format!("{name}.value"), rate_value(r)),
             Property::new(format!("{name}.ci95"), ci_value(r)),
         ]
@@ -242,8 +243,8 @@ fn metric_case(model: &str, c: &MetricComparison) -> TestCase {
     };
     let text = format!(
         "{} → {}; cases {}↑ {}↓ {}= (p = {:.4}); trials {}↑ {}↓ {}= (p = {:.4})",
-        super::eval_terminal::rate(&c.before),
-        super::eval_terminal::rate(&c.after),
+        rate(&c.before),
+        rate(&c.after),
         c.case.improved,
         c.case.regressed,
         c.case.tied,
@@ -306,7 +307,7 @@ pub fn compare(report: &CompareReport) -> String {
 /// one skipped testcase saying why nothing was measured.
 pub fn ci(ci: &CiReport) -> String {
     let mut report = Report::new("mf ci");
-    report.add_test_suite(super::junit::lint_suite(&ci.lint, ci.lint_fail_on));
+    report.add_test_suite(super::lint::lint_suite(&ci.lint, ci.lint_fail_on));
     match &ci.head {
         Some(card) => {
             for model in &card.models {
