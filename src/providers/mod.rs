@@ -1,8 +1,8 @@
 //! Model providers: what one trial sends and what comes back.
 //!
 //! Every HTTP wire format is a pure [`WireFormat`] (build a body, parse a body) using the shared
-//! helpers in [`wire`]; the transport in [`http`] sends it (timeout, retries, `Retry-After`,
-//! body cap, redaction) knowing only the trait, and [`provider`] picks the format for a model
+//! helpers in [`wire`]; the transport in [`http`] sends it (timeout, retries and their waits
+//! from [`retry`], body cap, redaction by [`redact`]) knowing only the trait, and [`provider`] picks the format for a model
 //! (`HttpProvider`). The data a trial produces (calls, usage, errors) is defined in the report
 //! layer and re-exported here.
 //! Offline models ([`offline`]) answer in-process and never touch the network.
@@ -15,6 +15,8 @@ pub mod openai_chat;
 pub mod openai_responses;
 pub mod presets;
 pub mod provider;
+pub mod redact;
+pub mod retry;
 pub mod wire;
 
 use serde::{Deserialize, Serialize};

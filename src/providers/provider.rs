@@ -9,9 +9,10 @@ use sha2::{Digest, Sha256};
 
 use super::anthropic::Anthropic;
 use super::config::{ConfigError, ModelSpec, ProviderKind, Wire};
-use super::http::{Attempt, HttpOptions, REDACTED, Transport};
+use super::http::{Attempt, HttpOptions, Transport};
 use super::openai_chat::OpenaiChat;
 use super::openai_responses::OpenaiResponses;
+use super::redact::REDACTED;
 use super::{TrialRequest, WireFormat};
 
 /// One HTTP model endpoint speaking one wire format.
