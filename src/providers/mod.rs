@@ -2,9 +2,10 @@
 //!
 //! Every HTTP wire format is a pure [`WireFormat`] (build a body, parse a body) using the shared
 //! helpers in [`wire`]; the transport in [`http`] sends it (timeout, retries and their waits
-//! from [`retry`], body cap, redaction by [`redact`]) knowing only the trait, and [`provider`] picks the format for a model
-//! (`HttpProvider`). The data a trial produces (calls, usage, errors) is defined in the report
-//! layer and re-exported here.
+//! from [`retry`], body cap, redaction by [`redact`]) knowing only the trait, and [`provider`]
+//! picks the format for a model (`HttpProvider`). The data a trial produces (calls, usage,
+//! errors) is defined in the report layer and re-exported here; the named-model data is the
+//! suite's (`suite::models`), its preset table [`presets`].
 //! Offline models ([`offline`]) answer in-process and never touch the network.
 
 pub mod anthropic;
