@@ -44,6 +44,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+// The similarity API keeps naming these; they are defined lower down (report, surface).
 pub use crate::report::cluster::Basis;
 use crate::surface::Tool;
 pub use crate::surface::terms::{name_tokens, stem, terms};
