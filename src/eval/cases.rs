@@ -14,7 +14,7 @@
 //! `no_call` (abstained on a must-call case) or `over_trigger` (a call on a must-not-call case);
 //! ties go to that order. Its pass rate `k of n` comes with a Wilson 95% interval. A case with
 //! no scored trial because every trial errored is an error (provider trouble, never a wrong
-//! answer); when every trial ended in `no-key` or `cancelled` the case was not run, and
+//! answer), typed by its commonest error kind (ties to the first name alphabetically); when every trial ended in `no-key` or `cancelled` the case was not run, and
 //! unreviewed cases (`reviewed: false`) never count.
 
 use std::collections::BTreeMap;
@@ -69,6 +69,7 @@ fn outcome(case: &CaseInfo, trials: &[&TrialRow]) -> CaseOutcome {
         latency_ms: (0, 0),
         tokens: (0, 0),
         pass_rate: Rate::new(0, 0),
+        commonest_error: None,
         status: CaseStatus::NotRun,
     };
     let mut not_run = 0;
@@ -98,6 +99,11 @@ fn outcome(case: &CaseInfo, trials: &[&TrialRow]) -> CaseOutcome {
         }
     }
     o.pass_rate = Rate::new(o.passed, o.scored);
+    o.commonest_error = o
+        .errors
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(k, _)| k.clone());
     o.status = if !case.reviewed {
         CaseStatus::Unreviewed
     } else if o.trials == 0 || (o.scored == 0 && not_run == o.trials) {

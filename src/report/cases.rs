@@ -74,6 +74,9 @@ pub struct CaseOutcome {
     pub tokens: (u64, u64),
     /// `passed / scored` with its Wilson interval.
     pub pass_rate: Rate,
+    /// The commonest error kind of the case's error trials (ties go to the first name in
+    /// alphabetical order); `None` when no trial errored.
+    pub commonest_error: Option<String>,
     /// The verdict of the case.
     pub status: CaseStatus,
 }

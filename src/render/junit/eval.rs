@@ -90,11 +90,7 @@ fn case_test(card: &Scorecard, model: &ModelResult, o: &CaseOutcome) -> TestCase
             s
         }
         CaseStatus::Error => {
-            let worst = o
-                .errors
-                .iter()
-                .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
-                .map_or("error", |(k, _)| k.as_str());
+            let worst = o.commonest_error.as_deref().unwrap_or("error");
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
             s.set_type(worst)
                 .set_message(format!(
