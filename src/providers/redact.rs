@@ -1,6 +1,6 @@
 //! Keeping secrets out of messages: every error text the transport returns passes through
 //! [`redact`] (the key, `Bearer …` and `sk-…` tokens), and URLs are shown without userinfo,
-//! query or fragment ([`redact_url`]).
+//! query or fragment (`redact_url`).
 
 use std::sync::LazyLock;
 

@@ -1,7 +1,7 @@
-//! JUnit XML (quick-junit) for CI test reporters: [`lint`] (findings as testcases, failing at
-//! `--fail-on`) and [`eval`] (a scorecard's cases, a compare's metrics, and a ci run's lint,
-//! eval and compare suites together). Re-exported here by document: `junit::lint`,
-//! `junit::scorecard`, `junit::compare`, `junit::ci`.
+//! JUnit XML (quick-junit) for CI test reporters: [`lint`](mod@lint) (findings as testcases,
+//! failing at `--fail-on`) and [`eval`] (a scorecard's cases, a compare's metrics, and a ci
+//! run's lint, eval and compare suites together). Re-exported here by document:
+//! `junit::lint`, `junit::scorecard`, `junit::compare`, `junit::ci`.
 
 pub mod eval;
 pub mod lint;
