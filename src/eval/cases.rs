@@ -10,12 +10,12 @@
 //! of the time fails as `wrong_args`, while `caseLevel` (selection only) counts it as won.
 //!
 //! A failing case carries the commonest way its trials failed ([`failure_of`]): `wrong_tool`
-//! (another tool, a phantom name, or extra tools besides the expected one), `wrong_args`,
-//! `no_call` (abstained on a must-call case) or `over_trigger` (a call on a must-not-call case);
-//! ties go to that order. Its pass rate `k of n` comes with a Wilson 95% interval. A case with
-//! no scored trial because every trial errored is an error (provider trouble, never a wrong
-//! answer), typed by its commonest error kind (ties to the first name alphabetically); when every trial ended in `no-key` or `cancelled` the case was not run, and
-//! unreviewed cases (`reviewed: false`) never count.
+//! (another tool, a phantom name, or extra tools besides the expected one), `wrong_args`, `no_call`
+//! (abstained on a must-call case) or `over_trigger` (a call on a must-not-call case); ties go to
+//! that order. Its pass rate `k of n` comes with a Wilson 95% interval. A case with no scored trial
+//! because every trial errored is an error (provider trouble, never a wrong answer), typed by its
+//! commonest error kind (ties to the first name alphabetically); when every trial ended in `no-key`
+//! or `cancelled` the case was not run, and unreviewed cases (`reviewed: false`) never count.
 
 use std::collections::BTreeMap;
 

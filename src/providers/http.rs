@@ -5,8 +5,8 @@
 //! model is `provider.rs`'s job.
 //!
 //! Keys travel only in headers (marked sensitive), never in the URL or body, and every error
-//! message passes through [`redact`] ([`super::redact`]); when to retry is [`super::retry`]. [`Transport::send`] spawns nothing: dropping its future
-//! (Ctrl-C) cancels the request cleanly.
+//! message passes through [`redact`] ([`super::redact`]); when to retry is [`super::retry`].
+//! [`Transport::send`] spawns nothing: dropping its future (Ctrl-C) cancels the request cleanly.
 
 use std::time::{Duration, Instant, SystemTime};
 

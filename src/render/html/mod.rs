@@ -7,8 +7,9 @@
 //! compared metric. This module only places what the report holds — the geometry is layout, not
 //! statistics — and `templates/report.html.j2` draws it, auto-escaped (minijinja escapes every
 //! value in an `.html` template). Every chart has a `<title>`/`<desc>` and `role="img"`.
-
-//! [`shapes`] holds the chart shapes, [`charts`](mod@charts) their geometry; this module renders the page.
+//!
+//! [`shapes`] holds the chart shapes, [`charts`](mod@charts) their geometry; this module renders
+//! the page.
 
 pub mod charts;
 pub mod shapes;

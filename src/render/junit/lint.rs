@@ -1,12 +1,12 @@
 //! JUnit XML output of `mf lint` (quick-junit), for CI test reporters: one `<testsuite name="mf
 //! lint">`, one `<testcase>` per finding, the run's counts as `<properties>`.
 //!
-//! A finding at or above `fail_on` (the gate rule is `analyze::lint::fails`) is a `<failure type="CODE" message="…">` whose body holds the
-//! message, the suggestion and `file:line`. A finding below it (by default every warning and
-//! info) is a *passing* testcase whose `<system-out>` holds the same text: reporters still list
-//! it, but it fails nothing, matching the exit code of `mf lint --fail-on`. Testcases carry
-//! `file`/`line` attributes when known. With no findings the suite holds one passing testcase
-//! `lint`, so it is never empty.
+//! A finding at or above `fail_on` (the gate rule is `analyze::lint::fails`) is a `<failure
+//! type="CODE" message="…">` whose body holds the message, the suggestion and `file:line`. A
+//! finding below it (by default every warning and info) is a *passing* testcase whose
+//! `<system-out>` holds the same text: reporters still list it, but it fails nothing, matching the
+//! exit code of `mf lint --fail-on`. Testcases carry `file`/`line` attributes when known. With no
+//! findings the suite holds one passing testcase `lint`, so it is never empty.
 
 use quick_junit::{
     NonSuccessKind, Property, Report, SerializeError, TestCase, TestCaseStatus, TestSuite,

@@ -38,7 +38,8 @@ pub struct View {
     pub lint: Option<LintView>,
     /// Files the run wrote, `(label, path)`.
     pub files: Vec<(String, String)>,
-    /// Which sections to render (see [`SECTIONS`](super::limit::SECTIONS)); a size limit switches some off.
+    /// Which sections to render (see [`SECTIONS`](super::limit::SECTIONS)); a size limit switches
+    /// some off.
     pub show: BTreeMap<String, bool>,
     /// The mf version that rendered this.
     pub generator: String,
