@@ -9,6 +9,7 @@ use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
 use crate::github::comment::CommentError;
 use crate::providers::config::ConfigError;
+use crate::render::RenderError;
 use crate::render::template::TemplateError;
 use crate::suite::SuiteError;
 use crate::suite::input::ResolveError;
@@ -75,8 +76,8 @@ pub enum Error {
     #[error("{0}")]
     Document(String),
     /// An output could not be rendered.
-    #[error("{0}")]
-    Render(String),
+    #[error(transparent)]
+    Render(#[from] RenderError),
     /// Command-line arguments that clap accepted but that make no sense together.
     #[error("{0}")]
     Usage(String),

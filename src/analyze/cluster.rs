@@ -17,6 +17,7 @@ use crate::report::cluster::{
     Boundary, CLUSTER_REPORT_VERSION, Cluster, ClusterReport, ClusterSummary, Cohesion, FamilyHint,
     MAX_FAMILY_HINTS, MAX_RISKY_PAIRS, RiskyPair, ToolBoundary,
 };
+use crate::surface::terms;
 use crate::surface::{Surface, Tool};
 
 /// How to cluster.
@@ -46,7 +47,7 @@ pub fn cluster(surface: &Surface, options: &ClusterOptions) -> ClusterReport {
     let pairs = similarity::similar_pairs(tools, options.threshold);
     let groups = capped_components(tools.len(), &pairs, options.max_cluster_size.max(1));
     let sim = SurfaceSimilarity::new(tools);
-    let terms: Vec<Vec<String>> = tools.iter().map(similarity::terms).collect();
+    let terms: Vec<Vec<String>> = tools.iter().map(terms::terms).collect();
     let term_df = document_frequency(&terms);
     let names: Vec<Vec<String>> = tools.iter().map(name_family_tokens).collect();
     let name_df = document_frequency(&names);
@@ -160,13 +161,13 @@ fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 
-/// Name tokens for families: [`similarity::name_tokens`], singular, deduplicated, without
+/// Name tokens for families: [`terms::name_tokens`], singular, deduplicated, without
 /// digits-only and one-letter tokens.
 fn name_family_tokens(tool: &Tool) -> Vec<String> {
-    let mut out: Vec<String> = similarity::name_tokens(&tool.name)
+    let mut out: Vec<String> = terms::name_tokens(&tool.name)
         .iter()
         .filter(|w| w.chars().count() > 1 && !w.chars().all(|c| c.is_numeric()))
-        .map(|w| similarity::stem(w))
+        .map(|w| terms::stem(w))
         .collect();
     out.sort();
     out.dedup();

@@ -113,7 +113,7 @@ fn write_reports(
         write(p, &render::sarif::lint(&ci.lint, &doc))?;
     }
     if let Some(p) = &files.junit {
-        write(p, &render::eval_junit::ci(ci))?;
+        write(p, &render::junit::ci(ci))?;
     }
     if files.html.is_none() && files.badge.is_none() {
         return Ok(());

@@ -3,7 +3,7 @@
 
 use super::CiConfig;
 use super::eval::EvalPart;
-use crate::render::percent;
+use crate::render::text::percent;
 use crate::report::ci::{CiMode, CiReport, CiStatus, FindingScope, LintGate};
 use crate::report::compare::Verdict;
 use crate::report::lint::LintReport;

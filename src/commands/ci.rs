@@ -62,7 +62,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
         super::print(&lines)?;
         reporter.note(&status_line(report));
     } else {
-        super::print(&render::ci::terminal(report, style))?;
+        super::print(&render::terminal::ci(report, style))?;
     }
     // The CI report's notes are not in the renderings yet: say them here.
     for n in &report.notes {

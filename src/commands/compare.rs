@@ -119,7 +119,7 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
     match args.format {
         CompareFormat::Json => super::print(&json)?,
         CompareFormat::Markdown => super::print(&markdown()?)?,
-        CompareFormat::Terminal => super::print(&render::compare::terminal(&report, style))?,
+        CompareFormat::Terminal => super::print(&render::terminal::compare(&report, style))?,
     }
     Ok(
         if args.fail_on_regression && report.verdict == Some(Verdict::Regressed) {

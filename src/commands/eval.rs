@@ -57,7 +57,7 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
     }
     match args.format {
         EvalFormat::Json => super::print(&render::json::to_string(&card))?,
-        EvalFormat::Terminal => super::print(&render::eval_terminal::render(&card, style))?,
+        EvalFormat::Terminal => super::print(&render::terminal::eval(&card, style))?,
     }
     Ok(match card.status {
         Status::Pass => Exit::Ok,

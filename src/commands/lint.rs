@@ -73,7 +73,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     };
     let junit = |r: &LintReport| {
         render::junit::lint(r, fail_on)
-            .map_err(|e| Error::Render(format!("cannot write JUnit XML: {e}")))
+            .map_err(|e| Error::Render(crate::render::RenderError::Junit(e.to_string())))
     };
     if let Some(p) = &args.sarif {
         write(p, &render::sarif::lint(&report, &doc))?;
@@ -88,7 +88,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         write(p, &render::json::to_string(&report))?;
     }
     let text = match args.format {
-        LintFormat::Terminal => render::lint_terminal::lint(&report, style),
+        LintFormat::Terminal => render::terminal::lint(&report, style),
         LintFormat::Json => render::json::to_string(&report),
         LintFormat::Sarif => render::sarif::lint(&report, &doc),
         LintFormat::Junit => junit(&report)?,

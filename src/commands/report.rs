@@ -1,14 +1,9 @@
 //! `mf report RUN.json`: re-render a saved scorecard, compare or ci document in any format.
 
-use std::path::Path;
-
 use crate::cli::report::{ReportArgs, ReportFormat};
 use crate::render::document::Document;
-use crate::render::template::{SUMMARY, render_with};
 use crate::render::terminal::Style;
-use crate::render::view::View;
-use crate::render::{badge, ci, compare, eval_junit, eval_terminal, html, json};
-use crate::util::atomic::write_atomic;
+use crate::render::{Format, render};
 use crate::{Error, Exit};
 
 pub(super) fn run(args: &ReportArgs, style: Style) -> Result<Exit, Error> {
@@ -31,50 +26,25 @@ pub(super) fn run(args: &ReportArgs, style: Style) -> Result<Exit, Error> {
     let style = Style {
         color: style.color && args.out.is_none(),
     };
-    let out = render(&doc, args.format, args.template.as_deref(), style)?;
+    let out =
+        render(&doc, format(args.format), args.template.as_deref(), style).map_err(Error::from)?;
     match &args.out {
-        Some(file) => write_atomic(file, out.as_bytes()).map_err(|source| Error::Write {
-            path: file.clone(),
-            source,
-        })?,
+        Some(file) => super::write_file(file, &out)?,
         None => super::print(&out)?,
     }
     Ok(Exit::Ok)
 }
 
-fn template_error(e: crate::render::template::TemplateError) -> Error {
-    Error::Template(e)
-}
-
-fn render(
-    doc: &Document,
-    format: ReportFormat,
-    template: Option<&Path>,
-    style: Style,
-) -> Result<String, Error> {
-    Ok(match format {
-        ReportFormat::Terminal => match doc {
-            Document::Scorecard(card) => eval_terminal::render(card, style),
-            Document::Compare(report) => compare::terminal(report, style),
-            Document::Ci(report) => ci::terminal(report, style),
-        },
-        ReportFormat::Json => match doc {
-            Document::Scorecard(card) => json::to_string(card),
-            Document::Compare(report) => json::to_string(report),
-            Document::Ci(report) => json::to_string(report),
-        },
-        ReportFormat::Markdown => {
-            render_with(SUMMARY, template, &View::new(doc)).map_err(template_error)?
-        }
-        ReportFormat::Summary => ci::summary_with(doc, template).map_err(template_error)?,
-        ReportFormat::Comment => ci::comment_with(doc, template).map_err(template_error)?,
-        ReportFormat::Html => html::report_with(doc, template).map_err(template_error)?,
-        ReportFormat::Junit => match doc {
-            Document::Scorecard(card) => eval_junit::junit(card),
-            Document::Compare(report) => eval_junit::compare(report),
-            Document::Ci(report) => eval_junit::ci(report),
-        },
-        ReportFormat::BadgeJson => badge::endpoint_json(&badge::badge(doc)),
-        ReportFormat::BadgeSvg => badge::svg(&badge::badge(doc)),
-    })
+fn format(format: ReportFormat) -> Format {
+    match format {
+        ReportFormat::Terminal => Format::Terminal,
+        ReportFormat::Json => Format::Json,
+        ReportFormat::Markdown => Format::Markdown,
+        ReportFormat::Summary => Format::Summary,
+        ReportFormat::Comment => Format::Comment,
+        ReportFormat::Html => Format::Html,
+        ReportFormat::Junit => Format::Junit,
+        ReportFormat::BadgeJson => Format::BadgeJson,
+        ReportFormat::BadgeSvg => Format::BadgeSvg,
+    }
 }

@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod cache;
+pub mod cases;
 pub mod config;
 pub mod dry_run;
 mod error;

@@ -9,8 +9,9 @@ use super::EvalError;
 use super::config::EvalConfig;
 use super::run::{Backend, RunModel};
 use crate::providers::config::{self, ModelConfig, ModelSpec, ProviderKind};
-use crate::providers::http::{HttpOptions, HttpProvider};
+use crate::providers::http::HttpOptions;
 use crate::providers::offline::{Offline, Script};
+use crate::providers::provider::HttpProvider;
 use crate::suite::Suite;
 
 /// `config.models` resolved against the suite's and the config file's named models (the file's

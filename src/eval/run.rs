@@ -11,8 +11,8 @@ use super::TrialRecord;
 use super::cache::{self, Cache};
 use super::plan::PlannedTrial;
 use crate::providers::config::ModelSpec;
-use crate::providers::http::HttpProvider;
 use crate::providers::offline::Offline;
+use crate::providers::provider::HttpProvider;
 use crate::providers::{ErrorKind, TrialError, TrialRequest};
 use crate::surface::Tool;
 

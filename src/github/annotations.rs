@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::render::percent;
+use crate::render::text::percent;
 use crate::report::ci::LintGate;
 use crate::report::compare::{CompareReport, MetricComparison, Pairing, Verdict};
 use crate::report::lint::{Finding, LintReport, Severity};
@@ -160,7 +160,7 @@ pub fn select(
 }
 
 fn finding_annotation(level: Level, f: &Finding) -> Annotation {
-    let subject = crate::render::lint_terminal::subject(f);
+    let subject = crate::render::text::subject(f);
     let mut message = match &f.param {
         Some(p) => format!("{subject} ({p}): {}", f.message),
         None => format!("{subject}: {}", f.message),

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::http::{call_from_arguments, clip, malformed, parse_object, tool_parameters};
+use super::wire::{call_from_arguments, clip, malformed, parse_object, tool_parameters};
 use super::{ErrorKind, Reply, TrialError, TrialRequest, Usage, WireFormat, WireRequest};
 
 /// The API version header value this format is written against.
@@ -137,7 +137,7 @@ impl WireFormat for Anthropic {
 mod tests {
     use super::*;
     use crate::providers::Call;
-    use crate::providers::http::test_support::{fixture, two_tools};
+    use crate::providers::wire::test_support::{fixture, two_tools};
 
     fn parse(name: &str) -> Result<Reply, TrialError> {
         Anthropic.parse(&fixture("anthropic", name))

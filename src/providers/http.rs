@@ -1,33 +1,26 @@
-//! The shared HTTP transport for every wire format: auth headers, per-request timeout, retries on
-//! 429/5xx/timeouts honouring `Retry-After`, a capped body read, and redacted error messages.
+//! The HTTP transport every wire format is sent through: auth and fixed headers, the base URL,
+//! per-request timeout, retries on 429/5xx/timeouts honouring `Retry-After`, a capped body read,
+//! and redacted error messages. It speaks to a format only through the [`WireFormat`] trait
+//! (build nothing, parse what comes back) and knows no format by name; choosing the format for a
+//! model is `provider.rs`'s job.
 //!
 //! Keys travel only in headers (marked sensitive), never in the URL or body, and every error
-//! message passes through [`redact`]. [`HttpProvider::call`] spawns nothing: dropping its future
-//! (Ctrl-C) cancels the request cleanly.
+//! message passes through [`redact`] ([`super::redact`]); when to retry is [`super::retry`].
+//! [`Transport::send`] spawns nothing: dropping its future (Ctrl-C) cancels the request cleanly.
 
-use std::fmt;
-use std::sync::LazyLock;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
-use regex::Regex;
-use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, RETRY_AFTER};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{StatusCode, Url};
-use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
-use super::anthropic::Anthropic;
-use super::config::{ConfigError, ModelSpec, ProviderKind, Wire};
-use super::openai_chat::OpenaiChat;
-use super::openai_responses::OpenaiResponses;
-use super::{Call, ErrorKind, Reply, TrialError, TrialRequest, WireFormat};
-use crate::surface::Tool;
+use super::config::{ConfigError, ModelSpec};
+use super::redact::{REDACTED, redact, redact_url};
+use super::retry::{backoff, retry_after};
+use super::wire::clip;
+use super::{ErrorKind, Reply, TrialError, WireFormat, WireRequest};
 
-/// The replacement for every secret in messages.
-const REDACTED: &str = "[redacted]";
 /// How much of a non-2xx body is read to find the provider's error message.
 const ERROR_BODY_CAP: usize = 64 * 1024;
-/// First backoff step when the server gives no `Retry-After`.
-const BACKOFF_BASE: Duration = Duration::from_millis(500);
 
 /// Transport settings shared by every request of one provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +46,7 @@ impl Default for HttpOptions {
     }
 }
 
-/// The result of one [`HttpProvider::call`]: the answer or error, how many retries it took, and
+/// The result of one [`Transport::send`]: the answer or error, how many retries it took, and
 /// how long the last attempt ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attempt {
@@ -65,21 +58,19 @@ pub struct Attempt {
     pub latency_ms: u64,
 }
 
-/// One HTTP model endpoint speaking one wire format.
-pub struct HttpProvider {
-    format: Box<dyn WireFormat>,
-    base: Url,
-    headers: HeaderMap,
-    key: Option<String>,
-    options: HttpOptions,
+/// One HTTP endpoint: where requests go, the headers they carry (the key marked sensitive), the
+/// key itself (only to redact it from messages), the limits, and the client.
+pub struct Transport {
+    pub(super) base: Url,
+    pub(super) headers: HeaderMap,
+    pub(super) key: Option<String>,
+    pub(super) options: HttpOptions,
     client: reqwest::Client,
-    tool_choice_auto: bool,
 }
 
-impl fmt::Debug for HttpProvider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HttpProvider")
-            .field("wire", &self.format.id())
+impl std::fmt::Debug for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transport")
             .field("endpoint", &self.endpoint_display())
             .field("key", &if self.key.is_some() { REDACTED } else { "none" })
             .field("headers", &self.header_names())
@@ -88,82 +79,29 @@ impl fmt::Debug for HttpProvider {
     }
 }
 
-/// The wire format for `wire` as provider `kind` speaks it.
-pub fn wire_format(wire: Wire, kind: ProviderKind) -> Box<dyn WireFormat> {
-    match wire {
-        Wire::OpenaiResponses => Box::new(OpenaiResponses),
-        Wire::OpenaiChat => Box::new(OpenaiChat::for_provider(kind)),
-        Wire::Anthropic => Box::new(Anthropic),
-    }
-}
-
-impl HttpProvider {
-    /// Reads the key from the spec's key variable ([`ModelSpec::key_env`]). A missing key on a
-    /// provider with [`ProviderKind::key_required`] is an error naming the variable (never a
-    /// value). The base URL comes from [`ModelSpec::endpoint`]; without one the error tells the
-    /// user to pass `--base-url` or set `base_url`.
+impl Transport {
+    /// The transport for `spec` at `endpoint`, with `format`'s auth headers (or the key in
+    /// `spec.api_key_header` as-is) and the spec's fixed headers. `key` is already trimmed; an
+    /// empty key sends none.
     pub fn new(
         spec: &ModelSpec,
-        options: HttpOptions,
-        client: reqwest::Client,
-    ) -> Result<HttpProvider, ConfigError> {
-        let var = spec.key_env();
-        let key = var
-            .as_deref()
-            .and_then(|v| std::env::var(v).ok())
-            .map(|k| k.trim().to_owned())
-            .filter(|k| !k.is_empty());
-        if key.is_none() && spec.provider.key_required() {
-            return Err(ConfigError(match var {
-                Some(v) => format!(
-                    "model {}: the API key variable {v} is not set; export {v} (or name \
-                     another variable with api_key_env)",
-                    spec.label
-                ),
-                None => format!(
-                    "model {}: no API key variable; set api_key_env for this model",
-                    spec.label
-                ),
-            }));
-        }
-        HttpProvider::with_key(spec, key, options, client)
-    }
-
-    /// Like [`HttpProvider::new`] with the key given instead of read from the environment (tests,
-    /// embedding). `None` sends no key.
-    pub fn with_key(
-        spec: &ModelSpec,
+        endpoint: &str,
+        format: &dyn WireFormat,
         key: Option<String>,
         options: HttpOptions,
         client: reqwest::Client,
-    ) -> Result<HttpProvider, ConfigError> {
-        let Some(wire) = spec.provider.wire() else {
-            return Err(ConfigError(format!(
-                "model {}: provider {} is offline and has no HTTP endpoint",
-                spec.label,
-                spec.provider.id()
-            )));
-        };
-        let Some(endpoint) = spec.endpoint() else {
-            return Err(ConfigError(format!(
-                "model {}: provider {} has no default URL; pass --base-url or set base_url for \
-                 this model in mf.toml",
-                spec.label,
-                spec.provider.id()
-            )));
-        };
-        let base = Url::parse(&endpoint)
+    ) -> Result<Transport, ConfigError> {
+        let base = Url::parse(endpoint)
             .ok()
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .ok_or_else(|| {
                 ConfigError(format!(
                     "model {}: base URL {} is not an http(s) URL",
                     spec.label,
-                    redact_url(&endpoint)
+                    redact_url(endpoint)
                 ))
             })?;
         let key = key.filter(|k| !k.is_empty());
-        let format = wire_format(wire, spec.provider);
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         for (name, value) in &spec.headers {
@@ -207,20 +145,13 @@ impl HttpProvider {
             value.set_sensitive(sensitive);
             headers.insert(name, value);
         }
-        Ok(HttpProvider {
-            format,
+        Ok(Transport {
             base,
             headers,
             key,
             options,
             client,
-            tool_choice_auto: spec.tool_choice_auto,
         })
-    }
-
-    /// The wire format id (`openai`, `openai-chat`, `anthropic`).
-    pub fn wire_id(&self) -> &'static str {
-        self.format.id()
     }
 
     /// The base URL for reports with userinfo and query removed.
@@ -228,47 +159,26 @@ impl HttpProvider {
         redact_url(self.base.as_str())
     }
 
-    /// sha256 hex over what shapes requests besides the trial itself: wire id, redacted
-    /// endpoint, header names (sorted), max output tokens, temperature. No secrets.
-    pub fn request_fingerprint(&self, temperature: Option<f64>, max_output_tokens: u32) -> String {
-        let mut text = format!(
-            "wire={}\nendpoint={}\nheaders={}\nmax_output_tokens={max_output_tokens}\ntemperature={}\n",
-            self.wire_id(),
-            self.endpoint_display(),
-            self.header_names().join(","),
-            temperature.map_or_else(|| "default".to_owned(), |t| t.to_string()),
-        );
-        if self.tool_choice_auto {
-            text.push_str("tool_choice=auto\n");
-        }
-        let digest = Sha256::digest(text.as_bytes());
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        format!("sha256:{hex}")
+    /// The header names sent, sorted and deduplicated (never values).
+    pub fn header_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.headers.keys().map(|k| k.as_str().to_owned()).collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
-    /// Send one trial, retrying 429/5xx/timeouts as configured. Never panics; every failure is
-    /// an `Err` outcome with a redacted message.
-    pub async fn call(&self, req: &TrialRequest<'_>) -> Attempt {
-        let mut wire = self.format.request(req);
-        if self.tool_choice_auto
-            && !req.tools.is_empty()
-            && let Some(body) = wire.body.as_object_mut()
-        {
-            // "auto" lets the model choose (call or not); it forces nothing. Some servers
-            // (llama-cpp-python's chatml-function-calling) drop the tools without it.
-            let auto = match self.format.id() {
-                "anthropic" => serde_json::json!({"type": "auto"}),
-                _ => serde_json::json!("auto"),
-            };
-            body.insert("tool_choice".into(), auto);
-        }
+    /// Send `wire`, retrying 429/5xx/timeouts as configured, and let `format` read the answer.
+    /// Never panics; every failure is an `Err` outcome with a redacted message.
+    pub async fn send(&self, format: &dyn WireFormat, wire: &WireRequest) -> Attempt {
         let url = self.url_for(wire.path);
         let body = wire.body.to_string().into_bytes();
         let mut retries = 0u32;
         loop {
             let started = Instant::now();
             let step =
-                match tokio::time::timeout(self.options.timeout, self.attempt(&url, &body)).await {
+                match tokio::time::timeout(self.options.timeout, self.attempt(format, &url, &body))
+                    .await
+                {
                     Ok(step) => step,
                     Err(_) => Step::Retry {
                         error: self.timeout_error(),
@@ -307,7 +217,7 @@ impl HttpProvider {
     }
 
     /// One request and its body, without the overall timeout (the caller applies it).
-    async fn attempt(&self, url: &Url, body: &[u8]) -> Step {
+    async fn attempt(&self, format: &dyn WireFormat, url: &Url, body: &[u8]) -> Step {
         let sent = self
             .client
             .post(url.clone())
@@ -322,7 +232,7 @@ impl HttpProvider {
         let status = resp.status();
         if status.is_success() {
             return match read_body(&mut resp, self.options.max_body, false).await {
-                Ok(bytes) => Step::Done(self.format.parse(&bytes).map_err(|e| self.scrub(e))),
+                Ok(bytes) => Step::Done(format.parse(&bytes).map_err(|e| self.scrub(e))),
                 Err(BodyError::TooLarge) => Step::Done(Err(TrialError::new(
                     ErrorKind::TooLarge,
                     format!(
@@ -337,8 +247,7 @@ impl HttpProvider {
         let wait = retry_after(resp.headers(), SystemTime::now());
         let cap = ERROR_BODY_CAP.min(self.options.max_body);
         let bytes = read_body(&mut resp, cap, true).await.unwrap_or_default();
-        let detail = self
-            .format
+        let detail = format
             .error_message(&bytes)
             .unwrap_or_else(|| body_snippet(&bytes));
         let mut error = self.scrub(TrialError::new(
@@ -353,18 +262,11 @@ impl HttpProvider {
         }
     }
 
-    fn url_for(&self, path: &str) -> Url {
+    pub(super) fn url_for(&self, path: &str) -> Url {
         let mut url = self.base.clone();
         let joined = format!("{}{path}", url.path().trim_end_matches('/'));
         url.set_path(&joined);
         url
-    }
-
-    fn header_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.headers.keys().map(|k| k.as_str().to_owned()).collect();
-        names.sort();
-        names.dedup();
-        names
     }
 
     fn timeout_error(&self) -> TrialError {
@@ -456,114 +358,6 @@ async fn read_body(
     Ok(buf)
 }
 
-/// Replace every secret value, plus `Bearer <token>` and `sk-…` looking tokens, with
-/// `[redacted]`.
-pub fn redact(text: &str, secrets: &[&str]) -> String {
-    static BEARER: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r#"(?i)\bbearer\s+[^\s"',;]+"#).expect("static regex"));
-    static SK: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\bsk-[A-Za-z0-9][A-Za-z0-9_\-]{7,}").expect("static regex"));
-    let mut out = text.to_owned();
-    let mut sorted: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    // Longest first, so a secret containing another is replaced whole.
-    sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    for s in sorted {
-        out = out.replace(s, REDACTED);
-    }
-    let out = BEARER.replace_all(&out, REDACTED);
-    SK.replace_all(&out, REDACTED).into_owned()
-}
-
-/// A URL with userinfo, query and fragment removed, without a trailing `/`.
-fn redact_url(url: &str) -> String {
-    match Url::parse(url) {
-        Ok(mut u) => {
-            let _ = u.set_username("");
-            let _ = u.set_password(None);
-            u.set_query(None);
-            u.set_fragment(None);
-            u.as_str().trim_end_matches('/').to_owned()
-        }
-        Err(_) => "<invalid URL>".to_owned(),
-    }
-}
-
-/// The wait a 429/5xx asks for: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP
-/// date (relative to `now`).
-fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
-    if let Some(ms) = headers
-        .get("retry-after-ms")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|ms| ms.is_finite() && *ms >= 0.0)
-    {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
-    }
-    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(1e9)));
-    }
-    let at = parse_http_date(value)?;
-    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
-/// Parse an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form RFC 9110 requires senders
-/// to use.
-fn parse_http_date(s: &str) -> Option<SystemTime> {
-    let parts: Vec<&str> = s.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
-    };
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let month = i64::try_from(MONTHS.iter().position(|m| m == month)?).ok()? + 1;
-    let day: i64 = day.parse().ok()?;
-    let year: i64 = year.parse().ok()?;
-    let hms: Vec<i64> = time
-        .split(':')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let [h, m, sec] = hms.as_slice() else {
-        return None;
-    };
-    if !(1..=31).contains(&day) || *h > 23 || *m > 59 || *sec > 60 {
-        return None;
-    }
-    // Days from 1970-01-01 to year-month-day (proleptic Gregorian; Howard Hinnant's algorithm).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let secs = days * 86_400 + h * 3600 + m * 60 + sec;
-    Some(UNIX_EPOCH + Duration::from_secs(u64::try_from(secs).ok()?))
-}
-
-/// Exponential backoff with jitter: about 500 ms, 1 s, 2 s, … (each between half and all of
-/// the step), capped at `cap`.
-fn backoff(retry: u32, cap: Duration) -> Duration {
-    let step = BACKOFF_BASE
-        .saturating_mul(1u32.checked_shl(retry.min(16)).unwrap_or(u32::MAX))
-        .min(cap);
-    step.mul_f64(0.5 + 0.5 * jitter())
-}
-
-/// A number in `[0, 1)` that differs between calls (no RNG dependency needed for jitter).
-fn jitter() -> f64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    // 53 random bits → a double in [0, 1).
-    (h.finish() >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// A short, single-line excerpt of a body with no provider error message.
 fn body_snippet(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -572,196 +366,5 @@ fn body_snippet(bytes: &[u8]) -> String {
         "empty body".to_owned()
     } else {
         clip(&line, 200)
-    }
-}
-
-// ---- Helpers the wire formats share -------------------------------------------------------
-
-/// `text` cut to at most `max_chars` characters, with `…` when cut.
-pub(crate) fn clip(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
-}
-
-/// A `malformed` trial error.
-pub(crate) fn malformed(what: impl Into<String>) -> TrialError {
-    TrialError::new(ErrorKind::Malformed, what)
-}
-
-/// The body as a JSON object, or a short `malformed` error (never the body itself).
-pub(crate) fn parse_object(body: &[u8]) -> Result<Map<String, Value>, TrialError> {
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(malformed("response is not a JSON object")),
-        Err(e) => Err(malformed(format!("response is not JSON: {e}"))),
-    }
-}
-
-/// The tool's input schema as served, or an empty object schema when it has none.
-pub(crate) fn tool_parameters(tool: &Tool) -> Value {
-    tool.input_schema
-        .clone()
-        .unwrap_or_else(|| json!({ "type": "object", "properties": {} }))
-}
-
-/// A call from wire arguments: a JSON string (parsed when valid, kept raw otherwise), an
-/// already-parsed value (some servers send an object), or nothing (`{}`).
-pub(crate) fn call_from_arguments(name: Option<String>, arguments: Option<&Value>) -> Call {
-    match arguments {
-        Some(Value::String(s)) => Call::from_wire(name, s),
-        None | Some(Value::Null) => Call::from_wire(name, ""),
-        Some(v) => Call {
-            name,
-            arguments: Some(v.clone()),
-            raw_arguments: None,
-        },
-    }
-}
-
-/// The message of an OpenAI-style error body: `{error: {message}}`, `{error: "…"}` or
-/// `{message: "…"}` (vLLM), clipped to 300 characters.
-pub(crate) fn openai_error_message(body: &[u8]) -> Option<String> {
-    let v: Value = serde_json::from_slice(body).ok()?;
-    let message = match v.get("error") {
-        Some(Value::Object(e)) => e.get("message").and_then(Value::as_str),
-        Some(Value::String(s)) => Some(s.as_str()),
-        _ => v.get("message").and_then(Value::as_str),
-    }?;
-    Some(clip(message, 300))
-}
-
-#[cfg(test)]
-pub(crate) mod test_support {
-    //! Fixtures and tools for the wire format unit tests.
-
-    use serde_json::json;
-
-    use crate::surface::{Confidence, Origin, Tool};
-
-    /// A response body from `tests/fixtures/providers/DIR/NAME`.
-    pub(crate) fn fixture(dir: &str, name: &str) -> Vec<u8> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/providers")
-            .join(dir)
-            .join(name);
-        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    }
-
-    /// `search_docs` (description and schema) and `create_ticket` (neither).
-    pub(crate) fn two_tools() -> Vec<Tool> {
-        let mut search = Tool::named("search_docs", Origin::default(), Confidence::High);
-        search.description = Some("Search the product documentation.".into());
-        search.input_schema = Some(json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "What to look for"},
-                "limit": {"type": "integer", "minimum": 1}
-            },
-            "required": ["query"]
-        }));
-        let ticket = Tool::named("create_ticket", Origin::default(), Confidence::High);
-        vec![search, ticket]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn redact_replaces_secrets_bearer_and_sk_tokens() {
-        let text =
-            "key sk-test-SECRET-123 sent as Authorization: Bearer abc.def and raw xyz-key-999";
-        let out = redact(text, &["xyz-key-999", ""]);
-        assert!(!out.contains("SECRET"), "{out}");
-        assert!(!out.contains("abc.def"), "{out}");
-        assert!(!out.contains("xyz-key-999"), "{out}");
-        assert_eq!(out.matches(REDACTED).count(), 3, "{out}");
-        assert_eq!(redact("nothing here", &[]), "nothing here");
-    }
-
-    #[test]
-    fn retry_after_reads_seconds_dates_and_ms() {
-        let now = UNIX_EPOCH + Duration::from_secs(784_111_777); // Sun, 06 Nov 1994 08:49:37 GMT
-        let mut h = HeaderMap::new();
-        h.insert(RETRY_AFTER, HeaderValue::from_static("3"));
-        assert_eq!(retry_after(&h, now), Some(Duration::from_secs(3)));
-        h.insert(
-            RETRY_AFTER,
-            HeaderValue::from_static("Sun, 06 Nov 1994 08:49:47 GMT"),
-        );
-        assert_eq!(retry_after(&h, now), Some(Duration::from_secs(10)));
-        h.insert(
-            RETRY_AFTER,
-            HeaderValue::from_static("Sat, 05 Nov 1994 08:49:47 GMT"),
-        );
-        assert_eq!(retry_after(&h, now), Some(Duration::ZERO));
-        h.insert(RETRY_AFTER, HeaderValue::from_static("soon"));
-        assert_eq!(retry_after(&h, now), None);
-        h.insert("retry-after-ms", HeaderValue::from_static("250"));
-        assert_eq!(retry_after(&h, now), Some(Duration::from_millis(250)));
-    }
-
-    #[test]
-    fn backoff_grows_and_is_capped() {
-        let cap = Duration::from_secs(60);
-        let first = backoff(0, cap);
-        assert!(first >= Duration::from_millis(250) && first <= Duration::from_millis(500));
-        let third = backoff(2, cap);
-        assert!(third >= Duration::from_secs(1) && third <= Duration::from_secs(2));
-        assert!(backoff(40, Duration::from_secs(5)) <= Duration::from_secs(5));
-    }
-
-    #[test]
-    fn clip_counts_characters() {
-        assert_eq!(clip("héllo", 10), "héllo");
-        assert_eq!(clip("héllo", 2), "hé…");
-    }
-
-    fn provider(entry: &str, key: Option<&str>) -> HttpProvider {
-        let spec = super::super::config::resolve_model(entry, &Default::default()).expect("entry");
-        HttpProvider::with_key(
-            &spec,
-            key.map(str::to_owned),
-            HttpOptions::default(),
-            reqwest::Client::new(),
-        )
-        .expect("provider")
-    }
-
-    #[test]
-    fn key_headers_are_sensitive_and_fixed_ones_are_not() {
-        let p = provider("anthropic:claude-x", Some("k-123"));
-        let key = p.headers.get("x-api-key").expect("key header");
-        assert!(key.is_sensitive());
-        assert!(!p.headers["anthropic-version"].is_sensitive());
-        let p = provider("openai:gpt-x", Some("k-123"));
-        assert!(p.headers["authorization"].is_sensitive());
-        assert!(!format!("{:?}", p.headers).contains("k-123"));
-        let empty = provider("openai:gpt-x", Some(""));
-        assert!(empty.headers.get("authorization").is_none());
-    }
-
-    #[test]
-    fn request_urls_append_the_format_path_and_keep_the_query() {
-        let mut spec =
-            super::super::config::resolve_model("openai-chat:m", &Default::default()).expect("m");
-        spec.base_url = Some("https://h.example/openai/v1/?api-version=2024".into());
-        let p = HttpProvider::with_key(&spec, None, HttpOptions::default(), reqwest::Client::new())
-            .expect("provider");
-        assert_eq!(
-            p.url_for("/chat/completions").as_str(),
-            "https://h.example/openai/v1/chat/completions?api-version=2024"
-        );
-    }
-
-    #[test]
-    fn urls_lose_userinfo_and_query() {
-        assert_eq!(
-            redact_url("https://user:pw@llm.internal/v1/?api-version=1&key=x"),
-            "https://llm.internal/v1"
-        );
     }
 }

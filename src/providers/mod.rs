@@ -1,7 +1,11 @@
 //! Model providers: what one trial sends and what comes back.
 //!
-//! Every HTTP wire format is a pure [`WireFormat`] (build a body, parse a body); the shared
-//! transport in [`http`] sends it (timeout, retries, `Retry-After`, body cap, redaction).
+//! Every HTTP wire format is a pure [`WireFormat`] (build a body, parse a body) using the shared
+//! helpers in [`wire`]; the transport in [`http`] sends it (timeout, retries and their waits
+//! from [`retry`], body cap, redaction by [`redact`]) knowing only the trait, and [`provider`]
+//! picks the format for a model (`HttpProvider`). The data a trial produces (calls, usage,
+//! errors) is defined in the report layer and re-exported here; the named-model data is the
+//! suite's (`suite::models`), its preset table [`presets`].
 //! Offline models ([`offline`]) answer in-process and never touch the network.
 
 pub mod anthropic;
@@ -10,10 +14,16 @@ pub mod http;
 pub mod offline;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod presets;
+pub mod provider;
+pub mod redact;
+pub mod retry;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::report::trial::{Call, ErrorKind, TrialError, Usage};
 use crate::surface::Tool;
 
 /// What one trial asks a model: the case input as a single user message and the tools, as
@@ -32,59 +42,6 @@ pub struct TrialRequest<'a> {
     pub max_output_tokens: u32,
 }
 
-/// One tool call in a reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Call {
-    /// The tool name the model called; `None` when the call had no name (a phantom call).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// The arguments when they parsed as JSON.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<Value>,
-    /// The arguments as sent, kept only when they were not valid JSON.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub raw_arguments: Option<String>,
-}
-
-impl Call {
-    /// A call from a name and an argument string as the wire carries it: JSON when it parses,
-    /// kept raw otherwise. An empty string or `null` means no arguments (`{}`).
-    pub fn from_wire(name: Option<String>, arguments: &str) -> Call {
-        let trimmed = arguments.trim();
-        // Empty and `null` both mean "no arguments".
-        if trimmed.is_empty() || trimmed == "null" {
-            return Call {
-                name,
-                arguments: Some(Value::Object(serde_json::Map::new())),
-                raw_arguments: None,
-            };
-        }
-        match serde_json::from_str::<Value>(trimmed) {
-            Ok(v) => Call {
-                name,
-                arguments: Some(v),
-                raw_arguments: None,
-            },
-            Err(_) => Call {
-                name,
-                arguments: None,
-                raw_arguments: Some(arguments.to_owned()),
-            },
-        }
-    }
-}
-
-/// Token usage the provider reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Usage {
-    /// Prompt (input) tokens.
-    pub input_tokens: u64,
-    /// Completion (output) tokens.
-    pub output_tokens: u64,
-}
-
 /// A model's answer to one trial.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -100,65 +57,6 @@ pub struct Reply {
     pub usage: Option<Usage>,
 }
 
-/// Why a trial has no answer. These are errors for the trial, never wrong answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ErrorKind {
-    /// The model refused (a refusal item or `stop_reason: refusal`).
-    Refusal,
-    /// The output hit the token limit (`length`, `max_tokens`, `incomplete`).
-    Truncated,
-    /// The body was not the provider's response shape.
-    Malformed,
-    /// An HTTP error status (after any retries).
-    Http,
-    /// No complete response within the request timeout (after any retries).
-    Timeout,
-    /// The response body exceeded the cap (16 MiB).
-    TooLarge,
-    /// Connection-level failure (DNS, TLS, reset).
-    Transport,
-    /// The key variable is not set.
-    NoKey,
-    /// Cancelled (Ctrl-C) before an answer.
-    Cancelled,
-}
-
-impl ErrorKind {
-    /// Whether a later run should try this trial again instead of reusing a cached answer.
-    /// Model answers (refusal, truncation, malformed content) are cached; transport trouble is not.
-    pub fn is_model_answer(self) -> bool {
-        matches!(
-            self,
-            ErrorKind::Refusal | ErrorKind::Truncated | ErrorKind::Malformed
-        )
-    }
-}
-
-/// A trial error: what kind, a redacted message, and the HTTP status when there was one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TrialError {
-    /// The kind.
-    pub kind: ErrorKind,
-    /// What happened, redacted (no keys, no Authorization values).
-    pub message: String,
-    /// HTTP status, when the provider answered with one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-}
-
-impl TrialError {
-    /// An error of `kind` with `message`.
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> TrialError {
-        TrialError {
-            kind,
-            message: message.into(),
-            status: None,
-        }
-    }
-}
-
 /// An HTTP request a wire format wants sent (the transport adds auth headers and sends it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WireRequest {
@@ -169,7 +67,8 @@ pub struct WireRequest {
 }
 
 /// One provider wire format: pure functions from a trial to a request body and from a response
-/// body to a [`Reply`]. No I/O here; [`http::HttpProvider`] does the sending.
+/// body to a [`Reply`]. No I/O here; `provider::HttpProvider` sends it through
+/// `http::Transport`.
 pub trait WireFormat: Send + Sync + std::fmt::Debug {
     /// The format's id as written in reports: `openai`, `openai-chat`, `anthropic`.
     fn id(&self) -> &'static str;

@@ -19,7 +19,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Call, ErrorKind, Reply, TrialError, TrialRequest};
-use crate::analyze::similarity::{name_tokens, stem, terms};
+use crate::surface::terms::{name_tokens, stem, terms};
 use crate::surface::{Confidence, Origin, Tool};
 
 /// An offline model.

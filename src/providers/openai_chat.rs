@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::config::ProviderKind;
-use super::http::{
+use super::wire::{
     call_from_arguments, clip, malformed, openai_error_message, parse_object, tool_parameters,
 };
 use super::{ErrorKind, Reply, TrialError, TrialRequest, Usage, WireFormat, WireRequest};
@@ -171,7 +171,7 @@ impl WireFormat for OpenaiChat {
 mod tests {
     use super::*;
     use crate::providers::Call;
-    use crate::providers::http::test_support::{fixture, two_tools};
+    use crate::providers::wire::test_support::{fixture, two_tools};
 
     const OPENAI: OpenaiChat = OpenaiChat {
         max_tokens_field: "max_completion_tokens",

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::http::{
+use super::wire::{
     call_from_arguments, clip, malformed, openai_error_message, parse_object, tool_parameters,
 };
 use super::{ErrorKind, Reply, TrialError, TrialRequest, Usage, WireFormat, WireRequest};
@@ -157,7 +157,7 @@ impl WireFormat for OpenaiResponses {
 mod tests {
     use super::*;
     use crate::providers::Call;
-    use crate::providers::http::test_support::{fixture, two_tools};
+    use crate::providers::wire::test_support::{fixture, two_tools};
 
     fn parse(name: &str) -> Result<Reply, TrialError> {
         OpenaiResponses.parse(&fixture("openai_responses", name))

@@ -1,5 +1,6 @@
 //! Markdown for GitHub: the job summary and the sticky PR comment of an `mf ci` run (and of any
-//! scorecard or compare document, for `mf report`), plus the terminal text of a ci document.
+//! scorecard or compare document, for `mf report`). The terminal text of a ci document is
+//! `terminal::ci`.
 //!
 //! Both markdown texts come from templates (`templates/summary.md.j2`, `comment.md.j2`, see
 //! `render::template`) and are kept under GitHub's limits: when the full text is too long,
@@ -7,14 +8,13 @@
 //! confusion, metrics, compare) and a pointer line to the full report (`files.json`,
 //! `event.runUrl`) ends the text. The verdict line is never cut.
 
-use std::fmt::Write;
 use std::path::Path;
 
 use super::document::Document;
 use super::template::{COMMENT, Limit, SUMMARY, TemplateError, fit};
-use super::terminal::Style;
+use super::text::ci_status_word;
 use super::view::View;
-use crate::report::ci::{CiMode, CiReport, CiStatus};
+use crate::report::ci::CiReport;
 
 /// The hidden marker that identifies mf's sticky PR comment.
 pub const COMMENT_MARKER: &str = "<!-- mf:ci-comment -->";
@@ -23,20 +23,12 @@ pub const SUMMARY_LIMIT: usize = 1024 * 1024;
 /// PR comment limit (GitHub refuses bodies over 65,536 characters; we keep a margin).
 pub const COMMENT_LIMIT: usize = 60_000;
 
-fn status_word(status: CiStatus) -> &'static str {
-    match status {
-        CiStatus::Pass => "pass",
-        CiStatus::Fail => "fail",
-        CiStatus::Unhealthy => "unhealthy",
-    }
-}
-
 /// What to show when the built-in template fails (it is tested on every document kind, so
 /// this is a last resort that still starts with the verdict).
 fn fallback(ci: &CiReport, e: &TemplateError) -> String {
     format!(
         "**mf ci: {}**\n\n(mf could not render the summary: {e})\n",
-        status_word(ci.status).to_uppercase()
+        ci_status_word(ci.status).to_uppercase()
     )
 }
 
@@ -86,103 +78,4 @@ pub fn comment(ci: &CiReport) -> String {
         Limit::Chars(COMMENT_LIMIT),
     )
     .unwrap_or_else(|e| format!("{COMMENT_MARKER}\n{}", fallback(ci, &e)))
-}
-
-/// A ci document for people: the status and its reasons, then the lint, the head scorecard
-/// and base vs head as their own terminal renderers show them.
-pub fn terminal(ci: &CiReport, style: Style) -> String {
-    let mut s = String::new();
-    let mode = match ci.mode {
-        CiMode::Full => String::new(),
-        CiMode::Free => format!(
-            " (free checks only{})",
-            ci.free_reason
-                .as_deref()
-                .map(|r| format!(": {r}"))
-                .unwrap_or_default()
-        ),
-    };
-    let _ = writeln!(
-        s,
-        "{}{mode}",
-        style.bold(&format!("mf ci: {}", status_word(ci.status).to_uppercase()))
-    );
-    for r in &ci.reasons {
-        let _ = writeln!(s, "  - {r}");
-    }
-    let e = &ci.event;
-    let mut event = Vec::new();
-    if let Some(n) = &e.name {
-        event.push(n.clone());
-    }
-    if let Some(pr) = e.pull_request {
-        event.push(format!("#{pr}"));
-    }
-    if let (Some(b), Some(h)) = (&e.base_sha, &e.head_sha) {
-        event.push(format!(
-            "{} → {}",
-            b.chars().take(12).collect::<String>(),
-            h.chars().take(12).collect::<String>()
-        ));
-    }
-    if let Some(u) = &e.run_url {
-        event.push(u.clone());
-    }
-    if !event.is_empty() {
-        let _ = writeln!(s, "{}", style.dim(&event.join(" · ")));
-    }
-    let _ = writeln!(s);
-    s.push_str(&super::lint_terminal::lint(&ci.lint, style));
-    if let Some(card) = &ci.head {
-        let _ = writeln!(s);
-        s.push_str(&super::eval_terminal::render(card, style));
-    }
-    if let Some(c) = &ci.compare {
-        let _ = writeln!(s);
-        s.push_str(&super::compare::terminal(c, style));
-    }
-    let shown = ci.compare.as_ref().is_some_and(|c| c.surface.is_some());
-    if let Some(d) = ci.surface.as_ref().filter(|_| !shown) {
-        let report = crate::report::compare::CompareReport {
-            version: crate::report::compare::COMPARE_VERSION,
-            kind: "compare".into(),
-            verdict: None,
-            base: crate::report::compare::Side {
-                source: ci.event.base_sha.clone().unwrap_or_else(|| "base".into()),
-                kind: "surface".into(),
-                fingerprint: None,
-            },
-            head: crate::report::compare::Side {
-                source: ci.event.head_sha.clone().unwrap_or_else(|| "head".into()),
-                kind: "surface".into(),
-                fingerprint: None,
-            },
-            eval: None,
-            surface: Some(d.clone()),
-        };
-        let _ = writeln!(s);
-        s.push_str(&super::compare::terminal(&report, style));
-    }
-    let files: Vec<&String> = [
-        &ci.files.json,
-        &ci.files.junit,
-        &ci.files.sarif,
-        &ci.files.html,
-        &ci.files.badge,
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if !files.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nwrote: {}",
-            files
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    s
 }

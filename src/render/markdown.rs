@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::render::lint_terminal::{location, plural, scope_phrase, subject};
+use crate::render::text::{location, percent, plural, scope_phrase, subject};
 use crate::report::lint::{Finding, LintReport, Severity};
 
 /// At most this many errors+warnings rows, and this many infos, are listed.
@@ -205,7 +205,7 @@ pub fn check(report: &crate::report::check::CheckReport) -> String {
 pub fn coverage(report: &crate::report::coverage::CoverageReport) -> String {
     let mut out = String::new();
     let s = &report.summary;
-    let share = super::percent(s.must_not_call_share);
+    let share = percent(s.must_not_call_share);
     let _ = writeln!(
         out,
         "**mf coverage `{}`: {}/{} tools have ≥3 reviewed cases; must-not-call {share}**\n",

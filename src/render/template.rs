@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::markdown::cell;
 use super::view::View;
+pub use super::view::{Limit, SECTIONS};
 
 /// The job summary (`$GITHUB_STEP_SUMMARY`, `mf report --format summary|markdown`).
 pub const SUMMARY: &str = "summary.md.j2";
@@ -31,20 +32,6 @@ const BUILTIN: [(&str, &str); 4] = [
     (HTML, include_str!("../../templates/report.html.j2")),
     (MACROS, include_str!("../../templates/macros.md.j2")),
 ];
-
-/// The sections a size limit may cut, in template order; [`fit`] drops them from the end.
-pub const SECTIONS: [&str; 7] = [
-    "compare",
-    "metrics",
-    "confusion",
-    "surface",
-    "lint",
-    "tools",
-    "details",
-];
-
-/// Most lint findings a summary or comment lists in its table.
-pub(crate) const TOP_FINDINGS: usize = 10;
 
 /// The text of a built-in template.
 pub fn builtin(name: &str) -> Option<&'static str> {
@@ -153,38 +140,6 @@ pub fn render_with(
     ctx: &impl Serialize,
 ) -> Result<String, TemplateError> {
     Engine::new(name, custom)?.render(ctx)
-}
-
-/// A size limit: bytes (job summary) or characters (PR comment).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limit {
-    /// At most this many bytes of UTF-8.
-    Bytes(usize),
-    /// At most this many characters.
-    Chars(usize),
-}
-
-impl Limit {
-    fn measure(self, text: &str) -> usize {
-        match self {
-            Limit::Bytes(_) => text.len(),
-            Limit::Chars(_) => text.chars().count(),
-        }
-    }
-    fn max(self) -> usize {
-        match self {
-            Limit::Bytes(n) | Limit::Chars(n) => n,
-        }
-    }
-    pub(crate) fn describe(self) -> String {
-        match self {
-            Limit::Bytes(n) if n >= 1024 * 1024 && n % (1024 * 1024) == 0 => {
-                format!("{} MiB", n / (1024 * 1024))
-            }
-            Limit::Bytes(n) => format!("{n} bytes"),
-            Limit::Chars(n) => format!("{n} characters"),
-        }
-    }
 }
 
 /// Render `name` for `view`, `prefix` first, within `limit`. When the text is too long, whole

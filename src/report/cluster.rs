@@ -4,7 +4,17 @@
 
 use serde::Serialize;
 
-use crate::analyze::similarity::Basis;
+/// Which similarity gave a pair its score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Basis {
+    /// Names and descriptions read alike.
+    Lexical,
+    /// Parameters look alike.
+    Structural,
+    /// Names share a distinctive token.
+    Family,
+}
 
 /// Cluster report format version.
 pub const CLUSTER_REPORT_VERSION: u32 = 1;

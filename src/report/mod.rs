@@ -1,5 +1,6 @@
 //! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
 
+pub mod cases;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -9,3 +10,4 @@ pub mod lint;
 pub mod metrics;
 pub mod scan;
 pub mod scorecard;
+pub mod trial;

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::metrics::{ArgCheck, ModelMetrics, Verdict};
-use crate::providers::config::Price;
-use crate::providers::{Call, TrialError, Usage};
+use super::trial::{Call, TrialError, Usage};
+use crate::suite::models::Price;
 
 /// Scorecard format version.
 pub const SCORECARD_VERSION: u32 = 1;

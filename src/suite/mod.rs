@@ -9,6 +9,7 @@ pub mod discover;
 pub mod edit;
 pub mod input;
 mod locate;
+pub mod models;
 pub mod read;
 pub mod select;
 pub mod taskset;
@@ -24,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::providers::config::ModelConfig;
+use models::ModelConfig;
 
 /// Suite format version written by this mf.
 pub const SUITE_VERSION: u32 = 1;

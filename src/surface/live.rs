@@ -15,7 +15,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::Value;
 
-use crate::surface::target::{is_loopback_host, origin_of, redact_url_for_display};
+use super::url::{is_loopback_host, origin_of, redact_url_for_display};
 
 /// Limits and timeouts of one live listing.
 #[derive(Debug, Clone)]

@@ -11,7 +11,9 @@ pub mod live;
 pub mod normalize;
 pub mod scan;
 pub mod target;
+pub mod terms;
 pub mod tokens;
+pub mod url;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

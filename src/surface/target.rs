@@ -16,6 +16,7 @@ use super::error::InputError;
 use super::formats::{self, Loaded, Source};
 use super::live::{self, Endpoint, Listing, LiveError, LiveOptions};
 use super::scan::mcp_config::{ConfiguredServer, Transport};
+use super::url::{origin_of, redact_url_for_display};
 use super::{Confidence, Origin, SourceFormat};
 
 /// Variables every stdio child gets when mf has them.
@@ -228,16 +229,6 @@ pub fn child_env(extra: &[String]) -> Vec<(String, OsString)> {
         .collect()
 }
 
-/// `scheme://host:port` of a URL (port always written), for binding credentials.
-pub fn origin_of(url: &reqwest::Url) -> String {
-    let host = url.host_str().unwrap_or_default();
-    let port = url
-        .port_or_known_default()
-        .map(|p| p.to_string())
-        .unwrap_or_default();
-    format!("{}://{}:{}", url.scheme(), host.to_ascii_lowercase(), port)
-}
-
 /// Normalize an origin given by the user (`https://h`, `https://h:443/`) to [`origin_of`] form.
 pub fn normalize_origin(origin: &str) -> Result<String, LiveError> {
     let url = reqwest::Url::parse(origin.trim()).map_err(|_| {
@@ -246,19 +237,6 @@ pub fn normalize_origin(origin: &str) -> Result<String, LiveError> {
         ))
     })?;
     Ok(origin_of(&url))
-}
-
-/// Whether a host is the local machine (`localhost`, 127.0.0.0/8, `::1`).
-pub fn is_loopback_host(host: &str) -> bool {
-    let h = host.trim_start_matches('[').trim_end_matches(']');
-    h.eq_ignore_ascii_case("localhost")
-        || h.parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
-/// A URL with user info and query values removed, for messages and names.
-pub fn redact_url_for_display(url: &str) -> String {
-    super::scan::mcp_config::redact_url(url)
 }
 
 /// The endpoint for a live target, with environment and credentials resolved.

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use mf::providers::config::{ModelSpec, resolve_model};
-use mf::providers::http::{Attempt, HttpOptions, HttpProvider};
+use mf::providers::http::{Attempt, HttpOptions};
+use mf::providers::provider::HttpProvider;
 use mf::providers::{ErrorKind, Reply, TrialRequest};
 use mf::surface::{Confidence, Origin, Tool};
 use serde_json::{Value, json};

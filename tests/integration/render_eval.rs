@@ -10,9 +10,10 @@ use std::path::PathBuf;
 use mf::render::badge;
 use mf::render::ci::{self, COMMENT_LIMIT, COMMENT_MARKER, SUMMARY_LIMIT};
 use mf::render::document::Document;
-use mf::render::eval_junit;
 use mf::render::html;
+use mf::render::junit::eval as eval_junit;
 use mf::render::template::{self, Limit, SUMMARY};
+use mf::render::terminal;
 use mf::render::view::View;
 use mf::report::ci::{CiMode, CiReport, CiStatus};
 use mf::report::compare::{CompareReport, ConfusablePair, SurfaceDiff, TokenDelta, ToolChange};
@@ -230,8 +231,8 @@ fn snapshot_badges() {
 #[test]
 fn snapshot_ci_terminal() {
     let style = mf::render::terminal::Style { color: false };
-    snap("terminal_ci", &ci::terminal(&ci_doc(), style));
-    snap("terminal_ci_free", &ci::terminal(&free_ci_doc(), style));
+    snap("terminal_ci", &terminal::ci(&ci_doc(), style));
+    snap("terminal_ci_free", &terminal::ci(&free_ci_doc(), style));
 }
 
 // --- markdown ---------------------------------------------------------------------------------

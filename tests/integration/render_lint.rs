@@ -3,7 +3,8 @@
 //! SARIF 2.1.0 schema, JUnit through independent XML parsers, colour only when asked.
 
 use mf::render::terminal::Style;
-use mf::render::{json, junit, lint_terminal, markdown, sarif};
+use mf::render::terminal::lint as lint_terminal;
+use mf::render::{json, junit, markdown, sarif, text};
 use mf::report::lint::{Finding, LintReport, Severity, Subject};
 use serde_json::Value;
 
@@ -369,10 +370,10 @@ fn subject_names_pairs_skills_and_the_surface() {
             .expect("code in fixture")
     };
     assert_eq!(
-        lint_terminal::subject(by_code("description-identical")),
+        text::subject(by_code("description-identical")),
         "create_ticket ↔ open_ticket"
     );
-    assert_eq!(lint_terminal::subject(by_code("too-many-tools")), "surface");
+    assert_eq!(text::subject(by_code("too-many-tools")), "surface");
     assert_eq!(by_code("sibling-skills").kind, Subject::Skill);
 }
 

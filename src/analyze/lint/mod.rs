@@ -102,6 +102,12 @@ impl LintInput<'_> {
     }
 }
 
+/// Whether `finding` fails a run gated at `fail_on` (`--fail-on`): its severity is at or above
+/// it. `None` fails nothing.
+pub fn fails(finding: &Finding, fail_on: Option<Severity>) -> bool {
+    fail_on.is_some_and(|s| finding.severity >= s)
+}
+
 /// Lint a surface: every family, findings sorted (see the module docs).
 pub fn lint(surface: &Surface, options: &LintOptions) -> Vec<Finding> {
     let normalized = normalize_surface(surface);

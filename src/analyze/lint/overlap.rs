@@ -84,7 +84,7 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
     );
     for p in by_family.iter().take(MAX_LISTED_PAIRS) {
         let (a, b) = (&tools[p.a], &tools[p.b]);
-        use crate::analyze::similarity::{name_tokens, stem};
+        use crate::surface::terms::{name_tokens, stem};
         let stems_b: Vec<String> = name_tokens(&b.name).iter().map(|w| stem(w)).collect();
         let words: Vec<String> = name_tokens(&a.name)
             .into_iter()

@@ -1,3 +1,5 @@
+//! Tests of `suite::read`: positioned errors for JSON, YAML and task sets.
+
 use super::*;
 use crate::suite::Case;
 

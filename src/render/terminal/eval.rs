@@ -2,28 +2,12 @@
 
 use std::fmt::Write;
 
-use super::terminal::Style;
-use crate::report::metrics::Rate;
+use super::style::Style;
+use crate::render::text::rate;
 use crate::report::scorecard::{Scorecard, Status};
 
-/// `k/n = 75.0% [62.8–84.2]`, or `0/0 (unmeasured)`.
-pub fn rate(r: &Rate) -> String {
-    match (r.value, r.ci95) {
-        (Some(v), Some([lo, hi])) => format!(
-            "{}/{} = {:.1}% [{:.1}–{:.1}]",
-            r.numerator,
-            r.denominator,
-            v * 100.0,
-            lo * 100.0,
-            hi * 100.0
-        ),
-        (Some(v), None) => format!("{}/{} = {:.1}%", r.numerator, r.denominator, v * 100.0),
-        _ => format!("{}/{} (unmeasured)", r.numerator, r.denominator),
-    }
-}
-
 /// Render the scorecard.
-pub fn render(card: &Scorecard, style: Style) -> String {
+pub fn eval(card: &Scorecard, style: Style) -> String {
     let mut s = String::new();
     let cases = &card.suite.cases;
     let _ = writeln!(

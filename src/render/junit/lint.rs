@@ -1,18 +1,19 @@
 //! JUnit XML output of `mf lint` (quick-junit), for CI test reporters: one `<testsuite name="mf
 //! lint">`, one `<testcase>` per finding, the run's counts as `<properties>`.
 //!
-//! A finding at or above `fail_on` is a `<failure type="CODE" message="…">` whose body holds the
-//! message, the suggestion and `file:line`. A finding below it (by default every warning and
-//! info) is a *passing* testcase whose `<system-out>` holds the same text: reporters still list
-//! it, but it fails nothing, matching the exit code of `mf lint --fail-on`. Testcases carry
-//! `file`/`line` attributes when known. With no findings the suite holds one passing testcase
-//! `lint`, so it is never empty.
+//! A finding at or above `fail_on` (the gate rule is `analyze::lint::fails`) is a `<failure
+//! type="CODE" message="…">` whose body holds the message, the suggestion and `file:line`. A
+//! finding below it (by default every warning and info) is a *passing* testcase whose
+//! `<system-out>` holds the same text: reporters still list it, but it fails nothing, matching the
+//! exit code of `mf lint --fail-on`. Testcases carry `file`/`line` attributes when known. With no
+//! findings the suite holds one passing testcase `lint`, so it is never empty.
 
 use quick_junit::{
     NonSuccessKind, Property, Report, SerializeError, TestCase, TestCaseStatus, TestSuite,
 };
 
-use crate::render::lint_terminal::{location, subject};
+use crate::analyze::lint::fails;
+use crate::render::text::{location, subject};
 use crate::report::lint::{Finding, LintReport, Severity};
 
 /// The name of the testsuite that holds the lint findings.
@@ -52,7 +53,7 @@ fn body(finding: &Finding) -> String {
 }
 
 fn test_case(finding: &Finding, fail_on: Option<Severity>) -> TestCase {
-    let mut case = if fail_on.is_some_and(|s| finding.severity >= s) {
+    let mut case = if fails(finding, fail_on) {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
             .set_type(finding.code.as_str())

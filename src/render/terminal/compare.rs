@@ -4,20 +4,10 @@
 
 use std::fmt::Write;
 
-use super::terminal::Style;
-use crate::report::compare::{
-    CompareReport, MetricComparison, PairedTest, Pairing, SurfaceDiff, Verdict,
-};
+use super::style::Style;
+use crate::render::text::{p_text, pairing_text, verdict_word};
+use crate::report::compare::{CompareReport, MetricComparison, PairedTest, SurfaceDiff, Verdict};
 use crate::report::metrics::Rate;
-
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Regressed => "regressed",
-        Verdict::Improved => "improved",
-        Verdict::Unchanged => "unchanged",
-        Verdict::InsufficientData => "insufficient data",
-    }
-}
 
 fn pct(r: &Rate) -> String {
     r.value
@@ -26,15 +16,6 @@ fn pct(r: &Rate) -> String {
 
 fn delta(d: Option<f64>) -> String {
     d.map_or_else(String::new, |d| format!(" ({:+.1} pts)", d * 100.0))
-}
-
-/// A p-value for people: four decimals, or scientific notation below 0.0001.
-pub(crate) fn p_text(p: f64) -> String {
-    if p > 0.0 && p < 1e-4 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.4}")
-    }
 }
 
 fn test_text(name: &str, t: &PairedTest, adjusted: bool) -> String {
@@ -60,16 +41,8 @@ fn label(m: &MetricComparison) -> String {
     }
 }
 
-pub(crate) fn pairing_text(p: Pairing) -> &'static str {
-    match p {
-        Pairing::Case => "case-level sign test",
-        Pairing::Trial => "trial-level sign test",
-        Pairing::Both => "trial- and case-level sign tests (both must agree)",
-    }
-}
-
-/// Terminal text.
-pub fn terminal(report: &CompareReport, style: Style) -> String {
+/// A compare document as terminal text.
+pub fn compare(report: &CompareReport, style: Style) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

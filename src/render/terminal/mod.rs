@@ -1,0 +1,24 @@
+//! Terminal output: readable summaries for people, one file per document, with the shared
+//! styling in [`style`]. Colour only when asked (a TTY without `NO_COLOR`); the caller decides.
+//! Every document's renderer is re-exported here under the document's name
+//! (`terminal::lint(&report, style)`).
+
+pub mod check;
+pub mod ci;
+pub mod cluster;
+pub mod compare;
+pub mod coverage;
+pub mod eval;
+pub mod lint;
+pub mod scan;
+pub mod style;
+
+pub use check::check;
+pub use ci::ci;
+pub use cluster::cluster;
+pub use compare::compare;
+pub use coverage::coverage;
+pub use eval::eval;
+pub use lint::lint;
+pub use scan::scan;
+pub use style::Style;

@@ -1,0 +1,153 @@
+//! `mf scan` for people: what was found where, tools and skills with their first description
+//! line, and the surface fingerprint.
+
+use std::fmt::Write;
+
+use super::style::Style;
+use crate::report::scan::ScanReport;
+
+fn first_line(s: Option<&str>, max: usize) -> String {
+    let line = s
+        .unwrap_or("(no description)")
+        .lines()
+        .next()
+        .unwrap_or_default();
+    if line.chars().count() > max {
+        let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        line.to_owned()
+    }
+}
+
+/// A scan report for people.
+pub fn scan(report: &ScanReport, style: Style) -> String {
+    let mut out = String::new();
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "{} {} tools, {} skills, {} configured servers in {} ({} files walked, {} recognized)",
+        style.bold("mf scan:"),
+        s.tools,
+        s.skills,
+        s.servers,
+        report.root,
+        s.files_walked,
+        s.files_recognized
+    );
+    if !report.tools.is_empty() {
+        let _ = writeln!(out, "\n{}", style.bold("Tools"));
+        let width = report
+            .tools
+            .iter()
+            .map(|t| t.tool.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(40);
+        for t in &report.tools {
+            let params = t.tool.parameter_names();
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {}  {}",
+                t.tool.name,
+                first_line(t.tool.description.as_deref(), 60),
+                style.dim(&format!(
+                    "{} · params: {} · {} tokens",
+                    t.tool.origin.display(),
+                    if params.is_empty() {
+                        "-".into()
+                    } else {
+                        params.join(", ")
+                    },
+                    t.tokens.total
+                )),
+            );
+        }
+    }
+    if !report.skills.is_empty() {
+        let _ = writeln!(out, "\n{}", style.bold("Skills"));
+        for k in &report.skills {
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}",
+                k.name,
+                first_line(k.description.as_deref(), 60),
+                style.dim(&k.origin.display())
+            );
+        }
+    }
+    if !report.servers.is_empty() {
+        let _ = writeln!(out, "\n{}", style.bold("Configured MCP servers"));
+        for sv in &report.servers {
+            let target = sv
+                .command
+                .clone()
+                .map(|c| format!("{c} {}", sv.args.join(" ")))
+                .or_else(|| sv.url.clone())
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}  {}",
+                sv.name,
+                sv.transport.as_str(),
+                target.trim_end(),
+                style.dim(&sv.origin.display())
+            );
+        }
+    }
+    if !report.probes.is_empty() {
+        let _ = writeln!(out, "\n{}", style.bold("Probed servers"));
+        for p in &report.probes {
+            match &p.error {
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}  ok, {} tools",
+                        p.server,
+                        p.transport.as_str(),
+                        p.tools
+                    );
+                }
+                Some(e) => {
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}  {}",
+                        p.server,
+                        p.transport.as_str(),
+                        style.yellow(&format!("failed: {}", e.lines().next().unwrap_or_default()))
+                    );
+                }
+            }
+        }
+    }
+    if !report.warnings.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            style.yellow(&format!("{} warnings", report.warnings.len()))
+        );
+        for w in report.warnings.iter().take(20) {
+            let at = w
+                .line
+                .map(|l| format!("{}:{l}", w.file))
+                .unwrap_or_else(|| w.file.clone());
+            let _ = writeln!(out, "  {at}: {}", w.message);
+        }
+        if report.warnings.len() > 20 {
+            let _ = writeln!(
+                out,
+                "  … {} more in mf.scan.json",
+                report.warnings.len() - 20
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{} {} tokens ({}), fingerprint {}",
+        style.dim("surface:"),
+        report.tokens.total,
+        report.tokens.tokenizer,
+        report.fingerprint
+    );
+    out
+}

@@ -1,0 +1,125 @@
+//! The wording every renderer shares, so a figure reads the same in every format: shares and
+//! rates (`k/n = p% [lo–hi]`, from the interval the report holds), p-values, compare verdicts
+//! and pairings, the ci status, and how a lint finding's subject, place and counts are named.
+//! Pure formatting of report values; nothing here is computed from the data.
+
+use std::fmt::Write;
+
+use crate::report::ci::CiStatus;
+use crate::report::compare::{Pairing, Verdict as CompareVerdict};
+use crate::report::lint::{Finding, LintSummary};
+use crate::report::metrics::Rate;
+
+/// A share as a whole percentage (`17%`), or `n/a` when it was not measured.
+pub fn percent(value: Option<f64>) -> String {
+    value
+        .map(|v| format!("{:.0}%", v * 100.0))
+        .unwrap_or_else(|| "n/a".into())
+}
+
+/// `k/n = 75.0% [62.8–84.2]`, or `0/0 (unmeasured)`.
+pub fn rate(r: &Rate) -> String {
+    match (r.value, r.ci95) {
+        (Some(v), Some([lo, hi])) => format!(
+            "{}/{} = {:.1}% [{:.1}–{:.1}]",
+            r.numerator,
+            r.denominator,
+            v * 100.0,
+            lo * 100.0,
+            hi * 100.0
+        ),
+        (Some(v), None) => format!("{}/{} = {:.1}%", r.numerator, r.denominator, v * 100.0),
+        _ => format!("{}/{} (unmeasured)", r.numerator, r.denominator),
+    }
+}
+
+/// A p-value for people: four decimals, or scientific notation below 0.0001.
+pub(crate) fn p_text(p: f64) -> String {
+    if p > 0.0 && p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// The pairing a compare gate used, in words.
+pub fn pairing_text(p: Pairing) -> &'static str {
+    match p {
+        Pairing::Case => "case-level sign test",
+        Pairing::Trial => "trial-level sign test",
+        Pairing::Both => "trial- and case-level sign tests (both must agree)",
+    }
+}
+
+/// `regressed`, `insufficient data`, ….
+pub fn verdict_word(v: CompareVerdict) -> &'static str {
+    match v {
+        CompareVerdict::Regressed => "regressed",
+        CompareVerdict::Improved => "improved",
+        CompareVerdict::Unchanged => "unchanged",
+        CompareVerdict::InsufficientData => "insufficient data",
+    }
+}
+
+/// `pass`, `fail`, `unhealthy`: a ci status in words.
+pub fn ci_status_word(status: CiStatus) -> &'static str {
+    match status {
+        CiStatus::Pass => "pass",
+        CiStatus::Fail => "fail",
+        CiStatus::Unhealthy => "unhealthy",
+    }
+}
+
+/// What a finding is about, as people read it: `tool`, `a ↔ b` for a pair, `skill NAME`, or
+/// `surface`. Shared by the lint renderers so every format names a subject the same way.
+pub fn subject(finding: &Finding) -> String {
+    match (&finding.pair, &finding.tool, &finding.skill) {
+        (Some([a, b]), _, _) => format!("{a} ↔ {b}"),
+        (None, Some(tool), _) => tool.clone(),
+        (None, None, Some(skill)) => format!("skill {skill}"),
+        _ => "surface".to_owned(),
+    }
+}
+
+/// Where a finding's subject is defined: `file:line`, `file`, or `None` when unknown.
+pub fn location(finding: &Finding) -> Option<String> {
+    match (&finding.file, finding.line) {
+        (Some(file), Some(line)) => Some(format!("{file}:{line}")),
+        (Some(file), None) => Some(file.clone()),
+        _ => None,
+    }
+}
+
+/// `1 error`, `3 errors`: a count with its noun in the right number.
+pub fn plural(count: usize, singular: &str, plural: &str) -> String {
+    if count == 1 {
+        format!("{count} {singular}")
+    } else {
+        format!("{count} {plural}")
+    }
+}
+
+/// The counts of a lint run in one phrase: `3 errors, 4 warnings, 3 infos (1 suppressed) on 12
+/// tools and 2 skills`. Taken from the report's summary, never recounted.
+pub fn summary_phrase(summary: &LintSummary) -> String {
+    let mut s = format!(
+        "{}, {}, {}",
+        plural(summary.errors, "error", "errors"),
+        plural(summary.warnings, "warning", "warnings"),
+        plural(summary.infos, "info", "infos"),
+    );
+    if summary.suppressed > 0 {
+        let _ = write!(s, " ({} suppressed)", summary.suppressed);
+    }
+    let _ = write!(s, " {}", scope_phrase(summary));
+    s
+}
+
+/// What was linted: `on 12 tools`, or `on 12 tools and 2 skills`.
+pub fn scope_phrase(summary: &LintSummary) -> String {
+    let mut s = format!("on {}", plural(summary.tools, "tool", "tools"));
+    if summary.skills > 0 {
+        let _ = write!(s, " and {}", plural(summary.skills, "skill", "skills"));
+    }
+    s
+}

@@ -1,0 +1,164 @@
+//! Base vs head as the templates read it: the compare rows per model (metrics, tools, pairs),
+//! the gate in words, and the surface diff.
+
+use super::lint::finding_view;
+use super::types::{CompareModelView, CompareRow, CompareView, RateView, SurfaceView};
+use super::words::{status_icon, test_text, verdict_key};
+use crate::render::text::{pairing_text, verdict_word};
+use crate::report::compare::{
+    CompareReport, MetricComparison, SurfaceDiff, Verdict as CompareVerdict,
+};
+
+pub(super) fn compare_row(model: &str, c: &MetricComparison, gated: &[String]) -> CompareRow {
+    let label = match &c.subject {
+        Some(s) => format!("{} {s}", c.metric),
+        None => c.metric.clone(),
+    };
+    CompareRow {
+        model: model.to_owned(),
+        label,
+        gated: gated.contains(&c.metric),
+        before: RateView::new(&c.before),
+        after: RateView::new(&c.after),
+        delta: c
+            .delta
+            .map_or_else(String::new, |d| format!("{:+.1} pts", d * 100.0)),
+        delta_value: c.delta,
+        cases: test_text(&c.case),
+        trials: test_text(&c.trial),
+        verdict: verdict_word(c.verdict).to_owned(),
+        icon: match c.verdict {
+            CompareVerdict::Regressed => "❌",
+            CompareVerdict::Improved => "✅",
+            CompareVerdict::Unchanged => "➖",
+            CompareVerdict::InsufficientData => "⚠️",
+        },
+        lower_is_better: !c.higher_is_better,
+    }
+}
+
+pub(super) fn compare_view(report: &CompareReport) -> CompareView {
+    let mut view = CompareView {
+        verdict: report
+            .verdict
+            .map_or("surface diff", verdict_word)
+            .to_owned(),
+        icon: status_icon(report.verdict.map_or("surface-diff", verdict_key)),
+        base: report.base.source.clone(),
+        head: report.head.source.clone(),
+        line: String::new(),
+        left_out: Vec::new(),
+        models: Vec::new(),
+        regressions: Vec::new(),
+    };
+    let Some(eval) = &report.eval else {
+        return view;
+    };
+    view.line = format!(
+        "{} paired cases · gate: {}, α = {}, gated: {}",
+        eval.cases.paired,
+        pairing_text(eval.gate.pairing),
+        eval.gate.alpha,
+        eval.gate.metrics.join(", ")
+    );
+    for (what, ids) in [
+        ("only in base", &eval.cases.only_in_base),
+        ("only in head", &eval.cases.only_in_head),
+        ("input changed, not paired", &eval.cases.input_changed),
+    ] {
+        if !ids.is_empty() {
+            view.left_out.push(format!("{what}: {}", ids.join(", ")));
+        }
+    }
+    for models in [&eval.models_only_in_base, &eval.models_only_in_head] {
+        if !models.is_empty() {
+            view.left_out
+                .push(format!("models on one side only: {}", models.join(", ")));
+        }
+    }
+    let gated = &eval.gate.metrics;
+    for m in &eval.models {
+        let metrics: Vec<CompareRow> = m
+            .metrics
+            .iter()
+            .map(|c| compare_row(&m.model, c, gated))
+            .collect();
+        let others: Vec<&MetricComparison> = m.tools.iter().chain(&m.pairs).collect();
+        let moved: Vec<CompareRow> = others
+            .iter()
+            .filter(|c| c.verdict != CompareVerdict::Unchanged)
+            .map(|c| compare_row(&m.model, c, gated))
+            .collect();
+        let notes = m
+            .metrics
+            .iter()
+            .chain(&m.tools)
+            .chain(&m.pairs)
+            .flat_map(|c| {
+                let label = c
+                    .subject
+                    .as_ref()
+                    .map_or_else(|| c.metric.clone(), |s| format!("{} {s}", c.metric));
+                c.notes.iter().map(move |n| format!("{label}: {n}"))
+            })
+            .collect();
+        view.regressions.extend(
+            metrics
+                .iter()
+                .chain(&moved)
+                .filter(|r| r.verdict == "regressed")
+                .cloned(),
+        );
+        view.models.push(CompareModelView {
+            model: m.model.clone(),
+            quiet: others.len() - moved.len(),
+            metrics,
+            moved,
+            notes,
+        });
+    }
+    view
+}
+
+pub(super) fn surface_view(d: &SurfaceDiff) -> SurfaceView {
+    let with_origin = |t: &crate::report::compare::ToolChange| match &t.origin {
+        Some(o) => format!("{} ({o})", t.name),
+        None => t.name.clone(),
+    };
+    SurfaceView {
+        line: format!(
+            "{} added, {} removed, {} re-described, {} re-schemed · tokens {} → {} ({:+})",
+            d.added.len(),
+            d.removed.len(),
+            d.redescribed.len(),
+            d.reschemed.len(),
+            d.tokens.before,
+            d.tokens.after,
+            d.tokens.delta
+        ),
+        added: d.added.iter().map(with_origin).collect(),
+        removed: d.removed.iter().map(with_origin).collect(),
+        redescribed: d.redescribed.iter().map(with_origin).collect(),
+        reschemed: d
+            .reschemed
+            .iter()
+            .map(|t| format!("{}: {}", t.name, t.schema_changes.join(", ")))
+            .collect(),
+        new_findings: d.new_findings.iter().map(finding_view).collect(),
+        resolved_findings: d.resolved_findings,
+        newly_confusable: d
+            .newly_confusable
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} ↔ {} {:.2}{}",
+                    p.a,
+                    p.b,
+                    p.score,
+                    p.before
+                        .map_or_else(|| " (new tool)".to_owned(), |b| format!(" (was {b:.2})"))
+                )
+            })
+            .collect(),
+    }
+}
