@@ -46,7 +46,8 @@ pub fn verdict(
         failed.push(e.clone());
     }
     if let Some(level) = config.fail_on {
-        let at_level = |f: &&crate::report::lint::Finding| f.severity >= level;
+        let at_level =
+            |f: &&crate::report::lint::Finding| crate::analyze::lint::fails(f, Some(level));
         let n = lint_report
             .findings
             .iter()

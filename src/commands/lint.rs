@@ -95,7 +95,10 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         LintFormat::Markdown => render::markdown::lint(&report),
     };
     super::print(&text)?;
-    let failed = fail_on.is_some_and(|level| report.findings.iter().any(|f| f.severity >= level));
+    let failed = report
+        .findings
+        .iter()
+        .any(|f| crate::analyze::lint::fails(f, fail_on));
     Ok(if failed { Exit::GateFailed } else { Exit::Ok })
 }
 
