@@ -123,6 +123,19 @@ for row in "${SERVERS[@]}"; do
         > "$WORK_DIR/$name.capture.log" 2>&1; then
     failed+=("$name (start/list: see $WORK_DIR/$name.capture.log)"); rm -f "$tmp"; continue
   fi
+  if [[ "$name" == desktop-commander ]]; then
+    # Desktop Commander writes what it detects about the capturing machine (container mounts, host
+    # name) into start_process's description. Those lines describe this machine, not the server:
+    # replace them with fixed placeholders so the snapshot is the same wherever it is captured.
+    node -e '
+      const fs = require("fs"); const f = process.argv[1]; const host = require("os").hostname();
+      let text = fs.readFileSync(f, "utf8");
+      const re = /- (\/[^\s"]+) \((?:read-write|read-only)\) - (?:Mounted|Host) folder: ([^\\"]+)/g;
+      const mounts = [...new Set([...text.matchAll(re)].map(m => m[1]))].sort((a, b) => b.length - a.length);
+      mounts.forEach((m, i) => { text = text.split(m).join("/mnt/MOUNT" + (i + 1)); });
+      text = text.replace(/(folder: )[^\\"]+/g, "$1MOUNT").split("Container: " + host).join("Container: HOSTNAME");
+      fs.writeFileSync(f, text);' "$tmp"
+  fi
   date_captured="$(date -u +%Y-%m-%d)"
   if [[ -f "$out" ]] && cmp -s "$tmp" "$out"; then
     prev="$(old_date "$name")"; [[ -n "$prev" ]] && date_captured="$prev"
@@ -140,7 +153,9 @@ done
   echo "Written by \`scripts/capture-real-servers.sh\`; do not edit by hand. Each snapshot is the server's"
   echo "\`tools/list\` (every page) exactly as served over stdio to the official TypeScript MCP SDK client"
   echo "(@modelcontextprotocol/sdk $SDK_VERSION), with a throwaway HOME and only the environment shown."
-  echo "Credentials shown are dummies: no server was given an account."
+  echo "Credentials shown are dummies: no server was given an account. One edit is made after capture:"
+  echo "desktop-commander's start_process description embeds what the server detects about the capturing"
+  echo "machine (container mount list, host name); those lines are replaced by MOUNT/HOSTNAME placeholders."
   echo
   echo "| name | registry | package | version | tools | started as (env, then command) | captured (UTC) |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
