@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::locate::{JsonItems, json_item_lines, yaml_item_lines};
 use super::taskset::TaskSet;
 use super::{Suite, SuiteError, SuiteFormat};
-use crate::surface::formats::{MAX_FILE_BYTES, read_text};
+use crate::surface::formats::{MAX_FILE_BYTES, read_text_with};
+use crate::util::safe_read::ReadPolicy;
 
 /// The two syntaxes a suite can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +44,7 @@ impl Syntax {
 /// the case id and key when they lie inside a case. Duplicate case ids are an error listing
 /// every repeated id with its lines.
 pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
-    let text = read_text(path, display, MAX_FILE_BYTES)?;
+    let text = read_suite_text(path, display)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -53,6 +54,23 @@ pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
         Syntax::Json => parse_json_any(&text, display, &name),
         Syntax::Yaml => parse_yaml_any(&text, display, &name),
     }
+}
+
+/// A suite file's text through the safe-open: never through a symlink (a suite in a fork's
+/// tree must not make mf read, and echo, a file elsewhere), a regular file of at most
+/// [`MAX_FILE_BYTES`], and — when named by a relative path — inside the working directory.
+pub(super) fn read_suite_text(path: &Path, display: &str) -> Result<String, SuiteError> {
+    let cwd = if path.is_relative() {
+        std::env::current_dir().ok()
+    } else {
+        None
+    };
+    let policy = ReadPolicy {
+        root: cwd.as_deref(),
+        follow_symlinks: false,
+        limit: MAX_FILE_BYTES,
+    };
+    Ok(read_text_with(path, display, &policy)?)
 }
 
 fn strip_bom(text: &str) -> &str {

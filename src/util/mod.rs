@@ -1,3 +1,4 @@
-//! Small shared helpers: atomic file writes.
+//! Small shared helpers: atomic file writes, the safe-open for repository files.
 
 pub mod atomic;
+pub mod safe_read;

@@ -1,0 +1,123 @@
+//! Regression tests for the hardening issue: each test is named after the defect it pins and
+//! plants the attack a fork pull request could make on the free path (a symlinked suite, a
+//! `$ref` bomb, a suite `ref` to `/dev/zero`, a FIFO argument, deep YAML, secrets in an MCP
+//! config, a hijacked sticky comment). Self-contained: its own `mf()` builder.
+
+use std::path::Path;
+use std::process::{Command as StdCommand, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn mf() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("mf").expect("mf binary");
+    cmd.arg("--color=never")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_EVENT_PATH")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT");
+    cmd
+}
+
+/// Run mf in `dir` with `args`; kill it after `limit` and fail if it had to be killed.
+fn mf_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let bin = assert_cmd::cargo::cargo_bin("mf");
+    let mut child = StdCommand::new(bin)
+        .arg("--color=never")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mf");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "mf {args:?} still running after {limit:?} (hung or unbounded); stderr so far: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+const TOOLS: &str = r#"{"tools": [{"name": "get_order", "description": "Look up one order by its id and return its status.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}}]}"#;
+
+/// Defect 1: a default suite that is a symlink to a file outside the repository must not be
+/// read, so its content can never come back inside a parse error.
+#[cfg(unix)]
+#[test]
+fn symlinked_default_suite_does_not_disclose_its_target() {
+    let outer = tempfile::tempdir().expect("tmp");
+    let secret = outer.path().join("secret.txt");
+    std::fs::write(&secret, "SECRET-d1sclosed-LINE\n").expect("write");
+    let repo = outer.path().join("repo");
+    std::fs::create_dir(&repo).expect("mkdir");
+    std::fs::write(repo.join("tools.json"), TOOLS).expect("write");
+    for name in ["mf.suite.yaml", "mf.suite.json"] {
+        let link = repo.join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&secret, &link).expect("symlink");
+        for args in [
+            &["ci"][..],
+            &["lint"][..],
+            &["eval", "--models", "offline"][..],
+        ] {
+            let out = mf_within(&repo, args, Duration::from_secs(120));
+            let all = text(&out);
+            assert!(!all.contains("SECRET-d1sclosed"), "{name} {args:?}: {all}");
+            if args[0] == "ci" {
+                assert!(all.contains("symbolic link"), "{name} {args:?}: {all}");
+            }
+        }
+        std::fs::remove_file(&link).expect("rm");
+    }
+}
+
+/// Defect 4: a suite `tools[].ref` to `/dev/zero`, to the process's own stdout, or out of the
+/// suite's folder with `..` is refused with a warning; nothing outside is read.
+#[cfg(unix)]
+#[test]
+fn suite_ref_to_dev_zero_is_refused() {
+    let outer = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        outer.path().join("x.json"),
+        r#"{"name": "outside_SECRET_tool", "description": "Outside the suite folder entirely.", "parameters": {"type": "object"}}"#,
+    )
+    .expect("write");
+    let suite_dir = outer.path().join("s");
+    std::fs::create_dir(&suite_dir).expect("mkdir");
+    std::os::unix::fs::symlink("/dev/zero", suite_dir.join("z.json")).expect("symlink");
+    std::os::unix::fs::symlink("/proc/self/fd/1", suite_dir.join("out.json")).expect("symlink");
+    std::fs::write(
+        suite_dir.join("mf.suite.json"),
+        r#"{"name": "s", "tools": [{"ref": "z.json"}, {"ref": "out.json"}, {"ref": "../x.json"}], "cases": []}"#,
+    )
+    .expect("write");
+    let out = mf_within(
+        outer.path(),
+        &["lint", "s/mf.suite.json"],
+        Duration::from_secs(120),
+    );
+    let all = text(&out);
+    assert!(!all.contains("outside_SECRET_tool"), "{all}");
+    assert!(all.contains("ref \"z.json\" not loaded"), "{all}");
+    assert!(all.contains("ref \"out.json\" not loaded"), "{all}");
+    assert!(all.contains("ref \"../x.json\" not loaded"), "{all}");
+}
