@@ -121,3 +121,36 @@ fn suite_ref_to_dev_zero_is_refused() {
     assert!(all.contains("ref \"out.json\" not loaded"), "{all}");
     assert!(all.contains("ref \"../x.json\" not loaded"), "{all}");
 }
+
+/// Defect 2: a 2 KB surface whose definitions reference each other twice per level (depth 20)
+/// is linted with a `schema-ref-budget` warning naming the tool, instead of inlining 2^20 copies.
+#[test]
+fn ref_bomb_finishes_with_a_warning() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut defs = serde_json::Map::new();
+    for i in 0..20 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}}}),
+        );
+    }
+    defs.insert("d20".into(), serde_json::json!({"type": "string"}));
+    let doc = serde_json::json!({"tools": [{
+        "name": "bomb_tool",
+        "description": "A tool whose schema explodes when inlined naively.",
+        "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    }]});
+    let body = serde_json::to_string(&doc).expect("json");
+    assert!(body.len() < 4096, "{} bytes", body.len());
+    std::fs::write(dir.path().join("bomb.json"), body).expect("write");
+    let out = mf_within(dir.path(), &["lint", "bomb.json"], Duration::from_secs(120));
+    let all = text(&out);
+    assert!(all.contains("schema-ref-budget"), "{all}");
+    assert!(all.contains("bomb_tool"), "{all}");
+    assert!(
+        out.stdout.len() < 1024 * 1024,
+        "{} bytes of output",
+        out.stdout.len()
+    );
+}
