@@ -154,3 +154,48 @@ fn ref_bomb_finishes_with_a_warning() {
         out.stdout.len()
     );
 }
+
+/// Defect 13: a FIFO or a device named on the command line is refused at once (non-blocking
+/// open, file type checked on the handle) instead of hanging or reading forever.
+#[cfg(unix)]
+#[test]
+fn fifo_argument_does_not_hang() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let fifo = dir.path().join("tools.json");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+    for args in [
+        &["lint", "tools.json"][..],
+        &["cluster", "tools.json"][..],
+        &["lint", "/dev/zero"][..],
+        &["coverage", "--suite", "tools.json"][..],
+    ] {
+        let out = mf_within(dir.path(), args, Duration::from_secs(60));
+        assert!(!out.status.success(), "{args:?}");
+        let all = text(&out);
+        assert!(all.contains("not a regular file"), "{args:?}: {all}");
+    }
+}
+
+/// Defect 13: a task set's `surface` must stay inside the suite's folder.
+#[test]
+fn task_set_surface_outside_the_suite_folder_is_refused() {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (surface, why) in [("/", "absolute"), ("../..", "`..`")] {
+        std::fs::write(
+            dir.path().join("tasks.yaml"),
+            format!("version: 1\nsurface: {surface:?}\ntasks:\n  - id: a\n    prompt: hi\n    expected: null\n"),
+        )
+        .expect("write");
+        let out = mf_within(
+            dir.path(),
+            &["eval", "--suite", "tasks.yaml", "--models", "offline"],
+            Duration::from_secs(60),
+        );
+        assert!(!out.status.success(), "{surface}");
+        let all = text(&out);
+        assert!(
+            all.contains("inside the suite's folder") && all.contains(why),
+            "{surface}: {all}"
+        );
+    }
+}

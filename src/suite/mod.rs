@@ -302,7 +302,9 @@ fn case_and_field(index: usize, id: Option<&str>, field: Option<&str>) -> String
 /// inside a case. Each case gets its [`Case::line`].
 pub fn read_suite(path: &std::path::Path, display: &str) -> Result<Suite, SuiteError> {
     let text = read::read_suite_text(path, display)?;
-    read::parse_json_suite(&text, display)
+    let suite = read::parse_json_suite(&text, display)?;
+    read::check_surface_inside(&suite, path, display)?;
+    Ok(suite)
 }
 
 fn default_version() -> u32 {

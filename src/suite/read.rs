@@ -50,10 +50,56 @@ pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "tasks".to_owned());
-    match Syntax::detect(path, &text) {
+    let suite = match Syntax::detect(path, &text) {
         Syntax::Json => parse_json_any(&text, display, &name),
         Syntax::Yaml => parse_yaml_any(&text, display, &name),
+    }?;
+    check_surface_inside(&suite, path, display)?;
+    Ok(suite)
+}
+
+/// A suite's (task set's) `surface` names a file or folder inside the suite's own folder:
+/// absolute paths and `..` are refused, and so is a path that resolves (through a symlink)
+/// outside it. mf runs on fork pull requests; a suite must not point it at `/` or `../..`.
+pub(super) fn check_surface_inside(
+    suite: &Suite,
+    path: &Path,
+    display: &str,
+) -> Result<(), SuiteError> {
+    use std::path::Component;
+    let Some(rel) = suite.surface.as_deref() else {
+        return Ok(());
+    };
+    let refuse = |why: &str| SuiteError::Reference {
+        file: display.to_owned(),
+        message: format!(
+            "surface {rel:?} {why}; name a file or folder inside the suite's folder, relative to it"
+        ),
+    };
+    let p = Path::new(rel);
+    if p.is_absolute()
+        || p.components()
+            .any(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+    {
+        return Err(refuse("is an absolute path"));
     }
+    if p.components().any(|c| matches!(c, Component::ParentDir)) {
+        return Err(refuse("leaves the suite's folder with `..`"));
+    }
+    let base = match path.parent() {
+        Some(b) if !b.as_os_str().is_empty() => b,
+        _ => Path::new("."),
+    };
+    if let (Ok(real), Ok(real_base)) = (
+        std::fs::canonicalize(base.join(p)),
+        std::fs::canonicalize(base),
+    ) && !real.starts_with(&real_base)
+    {
+        return Err(refuse(
+            "resolves outside the suite's folder through a symlink",
+        ));
+    }
+    Ok(())
 }
 
 /// A suite file's text through the safe-open: never through a symlink (a suite in a fork's
