@@ -199,3 +199,45 @@ fn task_set_surface_outside_the_suite_folder_is_refused() {
         );
     }
 }
+
+/// Defect 8: a 300 KB SKILL.md whose front matter nests `[` 150,000 deep, and a YAML suite
+/// nested the same way, are refused before parsing with a warning instead of taking seconds to
+/// minutes in the YAML parser.
+#[test]
+fn deep_yaml_front_matter_is_capped() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let deep = format!("{}{}", "[".repeat(150_000), "]".repeat(150_000));
+    std::fs::create_dir(dir.path().join("skill")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("skill/SKILL.md"),
+        format!("---\nname: deep\ndescription: {deep}\n---\nbody\n"),
+    )
+    .expect("write");
+    let out = mf_within(dir.path(), &["scan", "."], Duration::from_secs(60));
+    let all = text(&out);
+    let report = std::fs::read_to_string(dir.path().join("mf.scan.json")).unwrap_or_default();
+    assert!(
+        format!("{all}{report}").contains("front matter"),
+        "{all}\n{report}"
+    );
+
+    let shallow = format!("{}{}", "[".repeat(60), "]".repeat(60));
+    let small_front = format!("---\nname: ok\ndescription: {shallow}\n---\n");
+    std::fs::write(dir.path().join("skill/SKILL.md"), small_front).expect("write");
+    let out = mf_within(dir.path(), &["scan", "."], Duration::from_secs(60));
+    assert!(!text(&out).contains("levels deep"), "{}", text(&out));
+
+    std::fs::write(
+        dir.path().join("deep.yaml"),
+        format!("name: s\ncases: {deep}\n"),
+    )
+    .expect("write");
+    let out = mf_within(
+        dir.path(),
+        &["eval", "--suite", "deep.yaml", "--models", "offline"],
+        Duration::from_secs(60),
+    );
+    let all = text(&out);
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains("levels deep"), "{all}");
+}

@@ -152,6 +152,13 @@ fn parse_json_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteE
 
 /// Parse YAML text as a suite or, when it has a top-level `tasks` key, a task set.
 fn parse_yaml_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteError> {
+    let text = strip_bom(text);
+    crate::util::yaml_limits::check_depth(text, crate::util::yaml_limits::MAX_YAML_DEPTH).map_err(
+        |message| SuiteError::Reference {
+            file: display.to_owned(),
+            message,
+        },
+    )?;
     let value: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(text).map_err(|e| yaml_error(display, &e, "cases", None))?;
     let is_task_set = value.as_mapping().is_some_and(|m| m.contains_key("tasks"));
