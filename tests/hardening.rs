@@ -241,3 +241,52 @@ fn deep_yaml_front_matter_is_capped() {
     assert!(!out.status.success(), "{all}");
     assert!(all.contains("levels deep"), "{all}");
 }
+
+/// Every file under `dir`, read as text (lossy), for "appears nowhere" checks.
+fn all_files_text(dir: &Path) -> String {
+    let mut out = String::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("ls").flatten() {
+            let p = e.path();
+            let t = e.file_type().expect("type");
+            if t.is_dir() {
+                stack.push(p);
+            } else if t.is_file() {
+                out.push_str(&String::from_utf8_lossy(&std::fs::read(&p).expect("read")));
+            }
+        }
+    }
+    out
+}
+
+/// Defect 10: secrets written in an MCP config's args and URL (user info, query, headers,
+/// `-t`/`--token`/`--api-key=`) reach neither the terminal nor `mf.scan.json`.
+#[test]
+fn mcp_config_secrets_are_redacted() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let config = r#"{"mcpServers": {
+  "db": {"command": "npx", "args": ["-y", "pg-mcp", "postgresql://u:PLANTsec1@db:5432/app?password=PLANTsec2"]},
+  "api": {"command": "api-mcp", "args": ["--header", "Authorization: Bearer PLANTsec3", "X-Api-Key:PLANTsec4", "-t", "PLANTsec5", "--token", "PLANTsec6", "--api-key=PLANTsec7"],
+          "env": {"API_TOKEN": "PLANTsec8"}},
+  "remote": {"type": "http", "url": "https://user:PLANTsec9@mcp.example.com/mcp?key=PLANTsec10#t=PLANTsec11",
+             "headers": {"Authorization": "Bearer PLANTsec12"}}
+}}"#;
+    std::fs::write(dir.path().join(".mcp.json"), config).expect("write");
+    std::fs::write(dir.path().join("tools.json"), TOOLS).expect("write");
+    let before = all_files_text(dir.path()).matches("PLANTsec").count();
+    let mut seen = String::new();
+    for args in [
+        &["scan", "."][..],
+        &["scan", ".", "--json"][..],
+        &["lint", "."][..],
+    ] {
+        let out = mf_within(dir.path(), args, Duration::from_secs(60));
+        seen.push_str(&text(&out));
+    }
+    assert!(seen.contains("pg-mcp"), "the scan saw the config: {seen}");
+    let files = all_files_text(dir.path());
+    // Only the planted config itself may hold them.
+    assert_eq!(files.matches("PLANTsec").count(), before, "{files}");
+    assert!(!seen.contains("PLANTsec"), "{seen}");
+}
