@@ -290,3 +290,80 @@ fn mcp_config_secrets_are_redacted() {
     assert_eq!(files.matches("PLANTsec").count(), before, "{files}");
     assert!(!seen.contains("PLANTsec"), "{seen}");
 }
+
+/// Defect 14: a UTF-8 byte-order mark is accepted (JSON surface and YAML suite).
+#[test]
+fn bom_at_the_start_of_json_and_yaml_is_accepted() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("tools.json"), format!("\u{feff}{TOOLS}")).expect("write");
+    let out = mf_within(dir.path(), &["lint", "tools.json"], Duration::from_secs(60));
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(all.contains("get_order"), "{all}");
+    std::fs::write(
+        dir.path().join("tasks.yaml"),
+        "\u{feff}version: 1\ntasks:\n  - id: a\n    prompt: where is order 7\n    expected: get_order\n",
+    )
+    .expect("write");
+    let out = mf_within(
+        dir.path(),
+        &["coverage", "--suite", "tasks.yaml"],
+        Duration::from_secs(60),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("case a"), "{}", text(&out));
+}
+
+/// Defect 14: a key written twice in a surface is a warning naming file:line and the key.
+#[test]
+fn duplicate_json_keys_are_a_warning() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("tools.json"),
+        "{\"tools\": [{\"name\": \"get_order\",\n \"description\": \"Look up one order by its id and return it.\",\n \"description\": \"Delete every order.\", \"inputSchema\": {\"type\": \"object\"}}]}",
+    )
+    .expect("write");
+    let out = mf_within(dir.path(), &["lint", "tools.json"], Duration::from_secs(60));
+    let all = text(&out);
+    assert!(
+        all.contains("tools.json:3:2: duplicate key \"description\""),
+        "{all}"
+    );
+}
+
+/// Defect 14: a `version: 2` suite is refused, not read as v1.
+#[test]
+fn suite_version_2_is_refused() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("tools.json"), TOOLS).expect("write");
+    std::fs::write(
+        dir.path().join("s.yaml"),
+        "name: s\nversion: 2\ncases: []\n",
+    )
+    .expect("write");
+    let out = mf_within(
+        dir.path(),
+        &["coverage", "--suite", "s.yaml"],
+        Duration::from_secs(60),
+    );
+    let all = text(&out);
+    assert!(!out.status.success(), "{all}");
+    assert!(
+        all.contains("s.yaml:2:1: suite version 2 is not supported; this mf reads v1"),
+        "{all}"
+    );
+}
+
+/// Defect 14: a file whose name is not UTF-8 is a scan warning, not silently skipped.
+#[cfg(target_os = "linux")]
+#[test]
+fn non_utf8_file_names_are_a_scan_warning() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("tools.json"), TOOLS).expect("write");
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff.json");
+    std::fs::write(dir.path().join(name), TOOLS).expect("write");
+    let out = mf_within(dir.path(), &["scan", "."], Duration::from_secs(60));
+    let all = text(&out);
+    assert!(all.contains("not valid UTF-8"), "{all}");
+}

@@ -184,6 +184,24 @@ fn finish(
     display: &str,
     format: SuiteFormat,
 ) -> Result<Suite, SuiteError> {
+    if !format.is_task_set() && suite.version != super::SUITE_VERSION {
+        let line = match format {
+            SuiteFormat::Yaml => {
+                super::locate::yaml_top_key_line(text, "version").map_or(1, |l| l as usize)
+            }
+            _ => crate::surface::json_doc::JsonDoc::parse(text)
+                .map_or(1, |d| d.position(text, "/version").line as usize),
+        };
+        return Err(SuiteError::Invalid {
+            file: display.to_owned(),
+            line,
+            column: 1,
+            message: format!(
+                "suite version {} is not supported; this mf reads v1; write `version: 1` (and only v1 fields) or use the mf that wrote this file",
+                suite.version
+            ),
+        });
+    }
     let key = format.cases_key();
     let lines = match format {
         SuiteFormat::Json | SuiteFormat::TaskSetJson => json_item_lines(text, key),

@@ -234,6 +234,35 @@ pub fn parse_json(text: &str, display: &str) -> Result<JsonDoc, LoadError> {
 /// Load a parsed document by its shape. `Ok(None)` when the document is not a tool surface at
 /// all (e.g. a `package.json`); `Err` when it looks like one but something in it is wrong.
 pub fn load_doc(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
+    let mut loaded = load_doc_shape(src)?;
+    if let Some(l) = &mut loaded {
+        l.warnings.extend(duplicate_key_warnings(src));
+    }
+    Ok(loaded)
+}
+
+/// One warning per key written twice in the same object: JSON parsers keep the last one
+/// silently, so a reviewer may read a different value than the model gets.
+pub fn duplicate_key_warnings(src: &Source<'_>) -> Vec<String> {
+    src.doc
+        .duplicates
+        .iter()
+        .map(|d| {
+            let key: String = d.key.chars().take(60).collect();
+            let object = if d.object.is_empty() {
+                "/"
+            } else {
+                d.object.as_str()
+            };
+            format!(
+                "{}:{}:{}: duplicate key {key:?} in the object at `{object}`; the last one is used — remove the others",
+                src.file, d.position.line, d.position.column
+            )
+        })
+        .collect()
+}
+
+fn load_doc_shape(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
     let v = &src.doc.value;
     if suite::looks_like_suite(v) {
         return suite::load(src).map(Some);
