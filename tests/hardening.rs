@@ -367,3 +367,136 @@ fn non_utf8_file_names_are_a_scan_warning() {
     let all = text(&out);
     assert!(all.contains("not valid UTF-8"), "{all}");
 }
+
+/// A GitHub issue comment as the API returns it (the fields mf reads).
+fn gh_comment(id: u64, login: &str, kind: &str, body: &str) -> serde_json::Value {
+    serde_json::json!({
+        "id": id,
+        "html_url": format!("https://github.com/acme/tools/pull/7#issuecomment-{id}"),
+        "body": body,
+        "user": {"login": login, "id": 7, "type": kind},
+        "performed_via_github_app": null
+    })
+}
+
+/// Post the sticky comment against a wiremock GitHub whose PR already holds `existing`, with
+/// `GET /user` answering `user` (or 403 like an Actions token); returns (POSTs, PATCHed paths).
+async fn sticky_comment_run(
+    existing: Vec<serde_json::Value>,
+    user: Option<&str>,
+) -> (usize, Vec<String>) {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    const COMMENTS: &str = "/repos/acme/tools/issues/7/comments";
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(200).set_body_json(existing))
+        .mount(&server)
+        .await;
+    let who = match user {
+        Some(login) => ResponseTemplate::new(200)
+            .set_body_json(serde_json::json!({"login": login, "id": 9, "type": "User"})),
+        None => ResponseTemplate::new(403).set_body_json(
+            serde_json::json!({"message": "Resource not accessible by integration"}),
+        ),
+    };
+    Mock::given(method("GET"))
+        .and(path("/user"))
+        .respond_with(who)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(gh_comment(
+            500,
+            user.unwrap_or("github-actions[bot]"),
+            "Bot",
+            "x",
+        )))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(gh_comment(
+            1,
+            "github-actions[bot]",
+            "Bot",
+            "x",
+        )))
+        .mount(&server)
+        .await;
+    let target = mf::github::comment::Target {
+        api_url: server.uri(),
+        repository: "acme/tools".into(),
+        number: 7,
+    };
+    let body = format!(
+        "{}\n## mf: the new report",
+        mf::github::comment::COMMENT_MARKER
+    );
+    tokio::task::spawn_blocking(move || {
+        mf::github::comment::upsert(&target, "ghp_hardeningTESTtoken0000".into(), &body)
+            .expect("upsert")
+    })
+    .await
+    .expect("join");
+    let reqs = server.received_requests().await.expect("recording");
+    let posts = reqs.iter().filter(|r| r.method.as_str() == "POST").count();
+    let patched = reqs
+        .iter()
+        .filter(|r| r.method.as_str() == "PATCH")
+        .map(|r| r.url.path().to_owned())
+        .collect();
+    (posts, patched)
+}
+
+/// Defect 9: a comment carrying mf's marker but written by someone else (a PR author can paste
+/// the marker) is never edited; mf posts its own. mf's own comment is still edited in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn marker_comment_by_another_user_is_not_edited() {
+    let marker = mf::github::comment::COMMENT_MARKER;
+    let planted = gh_comment(11, "mallory", "User", &format!("{marker}\nhijacked"));
+    // Actions token (GET /user refused): only github-actions[bot] comments are ours.
+    let (posts, patched) = sticky_comment_run(vec![planted.clone()], None).await;
+    assert_eq!((posts, patched.len()), (1, 0), "{patched:?}");
+    let ours = gh_comment(12, "github-actions[bot]", "Bot", &format!("{marker}\nold"));
+    let (posts, patched) = sticky_comment_run(vec![planted.clone(), ours], None).await;
+    assert_eq!(posts, 0);
+    assert_eq!(patched, ["/repos/acme/tools/issues/comments/12"]);
+    // Personal access token: only the token's own login.
+    let (posts, patched) = sticky_comment_run(vec![planted.clone()], Some("mf-bot")).await;
+    assert_eq!((posts, patched.len()), (1, 0), "{patched:?}");
+    let mine = gh_comment(13, "mf-bot", "User", &format!("{marker}\nold"));
+    let (posts, patched) = sticky_comment_run(vec![planted, mine], Some("mf-bot")).await;
+    assert_eq!(posts, 0);
+    assert_eq!(patched, ["/repos/acme/tools/issues/comments/13"]);
+}
+
+/// Defect 12: a GitHub API error body that echoes the token does not carry it into mf's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn github_api_error_bodies_are_scrubbed_of_the_token() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    const TOKEN: &str = "ghp_ECHOEDtokenMUSTnotAPPEAR0123";
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(serde_json::json!({
+            "message": format!("internal error while checking token {TOKEN} (Authorization: token {TOKEN})")
+        })))
+        .mount(&server)
+        .await;
+    let target = mf::github::comment::Target {
+        api_url: server.uri(),
+        repository: "acme/tools".into(),
+        number: 7,
+    };
+    let err = tokio::task::spawn_blocking(move || {
+        mf::github::comment::upsert(&target, TOKEN.into(), "<!-- mf:ci-comment -->")
+            .expect_err("500")
+    })
+    .await
+    .expect("join");
+    let shown = err.to_string();
+    assert!(shown.contains("HTTP 500"), "{shown}");
+    assert!(!shown.contains("ECHOEDtoken"), "{shown}");
+}
