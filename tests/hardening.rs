@@ -502,3 +502,31 @@ async fn github_api_error_bodies_are_scrubbed_of_the_token() {
     assert!(shown.contains("HTTP 500"), "{shown}");
     assert!(!shown.contains("ECHOEDtoken"), "{shown}");
 }
+
+/// Defect 13: a write killed half-way leaves a `.mf-XXXXXX.tmp`; the next write into that folder
+/// removes ours once stale, and nothing else.
+#[test]
+fn stale_temp_files_from_a_killed_write_are_cleaned_up() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("tools.json"), TOOLS).expect("write");
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for name in [".mf-Ab12Cd.tmp", ".mf-notours.json", "notes.tmp"] {
+        let p = dir.path().join(name);
+        std::fs::write(&p, "half").expect("write");
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .expect("open")
+            .set_modified(old)
+            .expect("age");
+    }
+    let out = mf_within(dir.path(), &["scan", "."], Duration::from_secs(60));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(dir.path().join("mf.scan.json").exists());
+    assert!(
+        !dir.path().join(".mf-Ab12Cd.tmp").exists(),
+        "stale temp file left"
+    );
+    assert!(dir.path().join(".mf-notours.json").exists());
+    assert!(dir.path().join("notes.tmp").exists());
+}

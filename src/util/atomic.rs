@@ -4,7 +4,8 @@
 //! Temporary files are named `.mf-XXXXXX.tmp` (six random letters or digits). A write killed
 //! half-way (SIGKILL, power loss) leaves one behind; the next write into the same folder
 //! removes such files once they are older than [`STALE_AFTER`] — only regular files of exactly
-//! that pattern, never through a symlink, never anything else.
+//! that pattern, never through a symlink, never anything else. The sweep runs once per folder
+//! per process.
 
 use std::io::Write;
 use std::path::Path;
@@ -22,7 +23,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    remove_stale_temp_files(dir, SystemTime::now());
+    if first_write_into(dir) {
+        remove_stale_temp_files(dir, SystemTime::now());
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(".mf-")
         .suffix(".tmp")
@@ -33,6 +36,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// True the first time this process writes into `dir`: the stale-file sweep reads the whole
+/// folder, so it runs once per folder per process (a trial cache folder gets thousands of writes).
+fn first_write_into(dir: &Path) -> bool {
+    static SWEPT: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let Ok(mut swept) = SWEPT.lock() else {
+        return false;
+    };
+    if swept.iter().any(|d| d == dir) {
+        return false;
+    }
+    swept.push(dir.to_path_buf());
+    true
 }
 
 /// Whether `name` is one of our temporary files: `.mf-` + six ASCII letters/digits + `.tmp`.
