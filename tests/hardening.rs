@@ -530,3 +530,25 @@ fn stale_temp_files_from_a_killed_write_are_cleaned_up() {
     assert!(dir.path().join(".mf-notours.json").exists());
     assert!(dir.path().join("notes.tmp").exists());
 }
+
+/// Found while fixing defect 13, NOT fixed here (the code is in `src/commands/`, owned by the
+/// engine move): `mf lint` (`commands/input.rs` `is_owned_suite`) and `mf scan`
+/// (`commands/scan.rs` `suite_target`) read a default `mf.suite.json` with
+/// `std::fs::read_to_string`, so a FIFO there hangs them (and `-> /dev/zero` eats memory: 13.9 GB
+/// in 15 s for a release `mf scan`). Fix: read it with `mf::surface::formats::read_text(path, "",
+/// MAX_FILE_BYTES)` (the safe-open), a drop-in for `read_to_string(path)` there.
+#[cfg(unix)]
+#[test]
+#[ignore = "needs the one-line safe-open change in src/commands/input.rs and src/commands/scan.rs"]
+fn default_suite_fifo_does_not_hang_lint_or_scan() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("tools.json"), TOOLS).expect("write");
+    nix::unistd::mkfifo(
+        &dir.path().join("mf.suite.json"),
+        nix::sys::stat::Mode::S_IRWXU,
+    )
+    .expect("mkfifo");
+    for args in [&["lint"][..], &["scan", "."][..]] {
+        mf_within(dir.path(), args, Duration::from_secs(30));
+    }
+}
