@@ -134,7 +134,11 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
 fn load(source: &str) -> Result<Loaded, Error> {
     let path = Path::new(source);
     if path.is_file()
-        && let Ok(text) = std::fs::read_to_string(path)
+        && let Ok(text) = crate::surface::formats::read_text(
+            path,
+            source,
+            crate::surface::formats::MAX_FILE_BYTES,
+        )
         && let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
         && value.get("kind").and_then(serde_json::Value::as_str) == Some("scorecard")
     {

@@ -13,8 +13,9 @@ pub(super) fn run(args: &ReportArgs, style: Style) -> Result<Exit, Error> {
             "--template applies to --format markdown, summary, comment and html".into(),
         ));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Document(format!("cannot read {}: {e}", path.display())))?;
+    let shown = path.display().to_string();
+    let text =
+        crate::surface::formats::read_text(path, &shown, crate::surface::formats::MAX_FILE_BYTES)?;
     let doc = Document::parse(&text).map_err(|e| {
         Error::Document(format!(
             "{}: not a document mf report can render ({e}); give the JSON of mf eval \

@@ -4,9 +4,17 @@
 //!
 //! 1. List the pull request's issue comments (`GET /repos/{owner}/{repo}/issues/{n}/comments`,
 //!    100 per page, following the `Link: rel="next"` header; at most [`MAX_PAGES`] pages).
-//! 2. The first comment whose body starts with the marker is ours: `PATCH
+//! 2. The first comment whose body starts with the marker *and whose author is the token's own
+//!    identity* is ours: `PATCH
 //!    /repos/{owner}/{repo}/issues/comments/{id}` with the new body (nothing is sent when the body
 //!    is unchanged). None: `POST` one. Never a second one.
+//!
+//! Who the token is: resolved once with `GET /user` (a personal access token answers with its
+//! login). The Actions `GITHUB_TOKEN` and GitHub App installation tokens cannot read `/user`;
+//! then a comment is ours only when its author is a bot (`user.type == "Bot"`) that is
+//! `github-actions[bot]`, or the app the comment was made through (`performed_via_github_app`,
+//! login `<slug>[bot]`). A marker comment written by anyone else — a pull request author can
+//! paste the marker — is never edited; mf posts its own instead.
 //!
 //! The body is cut to [`COMMENT_LIMIT`] characters (the renderer already keeps under it). The
 //! token comes from the environment only, is held by octocrab as a secret and is never printed;
@@ -98,6 +106,66 @@ struct IssueComment {
     body: Option<String>,
     #[serde(default)]
     html_url: Option<String>,
+    #[serde(default)]
+    user: Option<Account>,
+    #[serde(default)]
+    performed_via_github_app: Option<App>,
+}
+
+/// A comment's author (or `GET /user`'s answer).
+#[derive(Debug, Clone, Deserialize)]
+struct Account {
+    login: String,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+}
+
+/// The GitHub App a comment was made through.
+#[derive(Debug, Clone, Deserialize)]
+struct App {
+    #[serde(default)]
+    slug: Option<String>,
+}
+
+/// The login of the Actions `GITHUB_TOKEN`'s comments.
+pub const ACTIONS_BOT: &str = "github-actions[bot]";
+
+/// Who the token is, as far as mf can tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Identity {
+    /// `GET /user` answered: a user (personal access token).
+    Login(String),
+    /// `GET /user` refused (Actions or app installation token): a bot.
+    Bot,
+}
+
+impl Identity {
+    /// Whether `c` was written by this identity.
+    fn wrote(&self, c: &IssueComment) -> bool {
+        let Some(user) = &c.user else {
+            return false;
+        };
+        match self {
+            Identity::Login(login) => user.login.eq_ignore_ascii_case(login),
+            Identity::Bot => {
+                let is_bot = user.kind.as_deref() == Some("Bot");
+                let via_app = c
+                    .performed_via_github_app
+                    .as_ref()
+                    .and_then(|a| a.slug.as_deref())
+                    .is_some_and(|slug| user.login.eq_ignore_ascii_case(&format!("{slug}[bot]")));
+                is_bot && (user.login.eq_ignore_ascii_case(ACTIONS_BOT) || via_app)
+            }
+        }
+    }
+}
+
+/// `GET /user` once: the login for a user token, [`Identity::Bot`] when the token cannot read it.
+async fn identity(crab: &Octocrab) -> Identity {
+    match crab.get::<Account, _, ()>("/user", None).await {
+        Ok(a) if a.kind.as_deref() != Some("Bot") => Identity::Login(a.login),
+        _ => Identity::Bot,
+    }
 }
 
 /// `body` cut to [`COMMENT_LIMIT`] characters, with a note when cut.
@@ -121,22 +189,53 @@ pub fn upsert(target: &Target, token: String, body: &str) -> Result<Outcome, Com
         .filter(|(o, r)| !o.is_empty() && !r.is_empty() && !r.contains('/'))
         .ok_or_else(|| CommentError::Repository(target.repository.clone()))?;
     let body = fit(body);
+    let secret = token.clone();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(CommentError::Runtime)?;
-    runtime.block_on(async {
-        let crab = Octocrab::builder()
-            .set_connect_timeout(Some(Duration::from_secs(10)))
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .set_write_timeout(Some(Duration::from_secs(30)))
-            .base_uri(target.api_url.as_str())
-            .map_err(|_| CommentError::ApiUrl(target.api_url.clone()))?
-            .personal_token(token)
-            .build()
-            .map_err(|e| api("client setup", &e))?;
-        upsert_with(&crab, owner, repo, target.number, &body).await
-    })
+    runtime
+        .block_on(async {
+            let crab = Octocrab::builder()
+                .set_connect_timeout(Some(Duration::from_secs(10)))
+                .set_read_timeout(Some(Duration::from_secs(30)))
+                .set_write_timeout(Some(Duration::from_secs(30)))
+                .base_uri(target.api_url.as_str())
+                .map_err(|_| CommentError::ApiUrl(target.api_url.clone()))?
+                .personal_token(token)
+                .build()
+                .map_err(|e| api("client setup", &e))?;
+            upsert_with(&crab, owner, repo, target.number, &body).await
+        })
+        .map_err(|e| scrub_error(e, &secret))
+}
+
+/// An error with the token, and anything shaped like a GitHub token, removed: the API (or a
+/// proxy in front of it) may echo what it was sent.
+fn scrub_error(e: CommentError, token: &str) -> CommentError {
+    match e {
+        CommentError::Api { what, detail } => CommentError::Api {
+            what,
+            detail: scrub(&detail, token),
+        },
+        other => other,
+    }
+}
+
+/// `text` with `token` and GitHub-token-shaped words (`ghp_…`, `ghs_…`, `github_pat_…`,
+/// `Bearer …`) replaced by `[redacted]`.
+pub fn scrub(text: &str, token: &str) -> String {
+    static TOKENS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?i)\b(?:gh[pousr]_[A-Za-z0-9_]{8,}|github_pat_[A-Za-z0-9_]{8,}|(?:bearer|token)\s+[^\s"',;]+)"#,
+        )
+        .expect("static regex")
+    });
+    let mut out = text.to_owned();
+    if !token.is_empty() {
+        out = out.replace(token, "[redacted]");
+    }
+    TOKENS.replace_all(&out, "[redacted]").into_owned()
 }
 
 async fn upsert_with(
@@ -194,13 +293,15 @@ enum Failure {
     Other(CommentError),
 }
 
-/// The first comment whose body starts with the marker, over every page.
+/// The first comment by the token's identity whose body starts with the marker, over every
+/// page. The identity is resolved once, when the first marker comment turns up.
 async fn find_ours(
     crab: &Octocrab,
     owner: &str,
     repo: &str,
     number: u64,
 ) -> Result<Option<IssueComment>, Failure> {
+    let mut me: Option<Identity> = None;
     let fail = |e: octocrab::Error| match read_only(&e) {
         Some(status) => Failure::ReadOnly(status),
         None => Failure::Other(api("comment listing", &e)),
@@ -214,12 +315,16 @@ async fn find_ours(
         .map_err(fail)?;
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..MAX_PAGES {
-        if let Some(found) = page
-            .items
-            .drain(..)
-            .find(|c| c.body.as_deref().is_some_and(is_ours))
-        {
-            return Ok(Some(found));
+        for c in page.items.drain(..) {
+            if !c.body.as_deref().is_some_and(is_ours) {
+                continue;
+            }
+            if me.is_none() {
+                me = Some(identity(crab).await);
+            }
+            if me.as_ref().is_some_and(|m| m.wrote(&c)) {
+                return Ok(Some(c));
+            }
         }
         let Some(next) = page.next.take() else {
             return Ok(None);
@@ -283,6 +388,46 @@ mod tests {
         assert!(cut.starts_with(COMMENT_MARKER));
         assert!(cut.contains("cut here"));
         assert_eq!(fit("short"), "short");
+    }
+
+    #[test]
+    fn api_errors_are_scrubbed_of_the_token() {
+        let e = CommentError::Api {
+            what: "comment update",
+            detail:
+                "HTTP 401: Bad credentials for SeCrEt-123 (Authorization: token ghs_abcdefghij0123)"
+                    .into(),
+        };
+        let shown = scrub_error(e, "SeCrEt-123").to_string();
+        assert!(
+            !shown.contains("SeCrEt-123") && !shown.contains("ghs_abc"),
+            "{shown}"
+        );
+        assert!(shown.contains("HTTP 401: Bad credentials"), "{shown}");
+    }
+
+    #[test]
+    fn only_the_tokens_own_comments_are_ours() {
+        let c = |login: &str, kind: &str, app: Option<&str>| IssueComment {
+            id: 1,
+            body: Some(COMMENT_MARKER.into()),
+            html_url: None,
+            user: Some(Account {
+                login: login.into(),
+                kind: Some(kind.into()),
+            }),
+            performed_via_github_app: app.map(|s| App {
+                slug: Some(s.into()),
+            }),
+        };
+        let pat = Identity::Login("mf-bot".into());
+        assert!(pat.wrote(&c("mf-bot", "User", None)));
+        assert!(!pat.wrote(&c("mallory", "User", None)));
+        assert!(Identity::Bot.wrote(&c(ACTIONS_BOT, "Bot", None)));
+        assert!(Identity::Bot.wrote(&c("acme-ci[bot]", "Bot", Some("acme-ci"))));
+        assert!(!Identity::Bot.wrote(&c(ACTIONS_BOT, "User", None)));
+        assert!(!Identity::Bot.wrote(&c("mallory", "User", Some("acme-ci"))));
+        assert!(!Identity::Bot.wrote(&c("other[bot]", "Bot", None)));
     }
 
     #[test]

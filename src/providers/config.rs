@@ -52,8 +52,13 @@ pub struct ConfigError(pub String);
 /// Read `mf.toml`. Errors name the file, line and key.
 pub fn read_config(path: &std::path::Path) -> Result<ConfigFile, ConfigError> {
     let display = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ConfigError(format!("cannot read {display}: {e}")))?;
+    // Through the safe-open: regular file, size-capped, never blocking on a FIFO.
+    let text = crate::surface::formats::read_text(
+        path,
+        &display.to_string(),
+        crate::surface::formats::MAX_FILE_BYTES,
+    )
+    .map_err(|e| ConfigError(e.to_string()))?;
     toml::from_str(&text).map_err(|e| {
         let line = e
             .span()

@@ -89,10 +89,16 @@ pub fn resolve(req: &SurfaceRequest) -> Result<Resolved, ResolveError> {
 
 /// A hand-written JSON suite (readable, not `draft: true`).
 fn is_owned_suite(path: &Path) -> bool {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|v| v.get("draft").and_then(serde_json::Value::as_bool) != Some(true))
+    // Through the safe-open: a FIFO or a device named mf.suite.json must not hang or flood.
+    formats::read_repo_text(
+        path,
+        "mf.suite.json",
+        Path::new(""),
+        formats::MAX_FILE_BYTES,
+    )
+    .ok()
+    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    .is_some_and(|v| v.get("draft").and_then(serde_json::Value::as_bool) != Some(true))
 }
 
 /// A suite's own `tools[]` through the surface loader (refs followed, shapes checked). JSON

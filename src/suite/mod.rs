@@ -305,9 +305,10 @@ fn case_and_field(index: usize, id: Option<&str>, field: Option<&str>) -> String
 /// sets). Unknown keys are errors naming file, line and key, and the case id when the key is
 /// inside a case. Each case gets its [`Case::line`].
 pub fn read_suite(path: &std::path::Path, display: &str) -> Result<Suite, SuiteError> {
-    let text =
-        crate::surface::formats::read_text(path, display, crate::surface::formats::MAX_FILE_BYTES)?;
-    read::parse_json_suite(&text, display)
+    let text = read::read_suite_text(path, display)?;
+    let suite = read::parse_json_suite(&text, display)?;
+    read::check_surface_inside(&suite, path, display)?;
+    Ok(suite)
 }
 
 fn default_version() -> u32 {

@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::locate::{JsonItems, json_item_lines, yaml_item_lines};
 use super::taskset::TaskSet;
 use super::{Suite, SuiteError, SuiteFormat};
-use crate::surface::formats::{MAX_FILE_BYTES, read_text};
+use crate::surface::formats::{MAX_FILE_BYTES, read_text_with};
+use crate::util::safe_read::ReadPolicy;
 
 /// The two syntaxes a suite can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,16 +44,79 @@ impl Syntax {
 /// the case id and key when they lie inside a case. Duplicate case ids are an error listing
 /// every repeated id with its lines.
 pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
-    let text = read_text(path, display, MAX_FILE_BYTES)?;
+    let text = read_suite_text(path, display)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "tasks".to_owned());
-    match Syntax::detect(path, &text) {
+    let suite = match Syntax::detect(path, &text) {
         Syntax::Json => parse_json_any(&text, display, &name),
         Syntax::Yaml => parse_yaml_any(&text, display, &name),
+    }?;
+    check_surface_inside(&suite, path, display)?;
+    Ok(suite)
+}
+
+/// A suite's (task set's) `surface` names a file or folder inside the suite's own folder:
+/// absolute paths and `..` are refused, and so is a path that resolves (through a symlink)
+/// outside it. mf runs on fork pull requests; a suite must not point it at `/` or `../..`.
+pub(super) fn check_surface_inside(
+    suite: &Suite,
+    path: &Path,
+    display: &str,
+) -> Result<(), SuiteError> {
+    use std::path::Component;
+    let Some(rel) = suite.surface.as_deref() else {
+        return Ok(());
+    };
+    let refuse = |why: &str| SuiteError::Reference {
+        file: display.to_owned(),
+        message: format!(
+            "surface {rel:?} {why}; name a file or folder inside the suite's folder, relative to it"
+        ),
+    };
+    let p = Path::new(rel);
+    if p.is_absolute()
+        || p.components()
+            .any(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+    {
+        return Err(refuse("is an absolute path"));
     }
+    if p.components().any(|c| matches!(c, Component::ParentDir)) {
+        return Err(refuse("leaves the suite's folder with `..`"));
+    }
+    let base = match path.parent() {
+        Some(b) if !b.as_os_str().is_empty() => b,
+        _ => Path::new("."),
+    };
+    if let (Ok(real), Ok(real_base)) = (
+        std::fs::canonicalize(base.join(p)),
+        std::fs::canonicalize(base),
+    ) && !real.starts_with(&real_base)
+    {
+        return Err(refuse(
+            "resolves outside the suite's folder through a symlink",
+        ));
+    }
+    Ok(())
+}
+
+/// A suite file's text through the safe-open: never through a symlink (a suite in a fork's
+/// tree must not make mf read, and echo, a file elsewhere), a regular file of at most
+/// [`MAX_FILE_BYTES`], and — when named by a relative path — inside the working directory.
+pub(super) fn read_suite_text(path: &Path, display: &str) -> Result<String, SuiteError> {
+    let cwd = if path.is_relative() {
+        std::env::current_dir().ok()
+    } else {
+        None
+    };
+    let policy = ReadPolicy {
+        root: cwd.as_deref(),
+        follow_symlinks: false,
+        limit: MAX_FILE_BYTES,
+    };
+    Ok(read_text_with(path, display, &policy)?)
 }
 
 fn strip_bom(text: &str) -> &str {
@@ -88,6 +152,13 @@ fn parse_json_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteE
 
 /// Parse YAML text as a suite or, when it has a top-level `tasks` key, a task set.
 fn parse_yaml_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteError> {
+    let text = strip_bom(text);
+    crate::util::yaml_limits::check_depth(text, crate::util::yaml_limits::MAX_YAML_DEPTH).map_err(
+        |message| SuiteError::Reference {
+            file: display.to_owned(),
+            message,
+        },
+    )?;
     let value: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(text).map_err(|e| yaml_error(display, &e, "cases", None))?;
     let is_task_set = value.as_mapping().is_some_and(|m| m.contains_key("tasks"));
@@ -113,6 +184,24 @@ fn finish(
     display: &str,
     format: SuiteFormat,
 ) -> Result<Suite, SuiteError> {
+    if !format.is_task_set() && suite.version != super::SUITE_VERSION {
+        let line = match format {
+            SuiteFormat::Yaml => {
+                super::locate::yaml_top_key_line(text, "version").map_or(1, |l| l as usize)
+            }
+            _ => crate::surface::json_doc::JsonDoc::parse(text)
+                .map_or(1, |d| d.position(text, "/version").line as usize),
+        };
+        return Err(SuiteError::Invalid {
+            file: display.to_owned(),
+            line,
+            column: 1,
+            message: format!(
+                "suite version {} is not supported; this mf reads v1; write `version: 1` (and only v1 fields) or use the mf that wrote this file",
+                suite.version
+            ),
+        });
+    }
     let key = format.cases_key();
     let lines = match format {
         SuiteFormat::Json | SuiteFormat::TaskSetJson => json_item_lines(text, key),

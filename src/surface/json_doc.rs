@@ -24,11 +24,25 @@ pub struct SyntaxError {
     pub position: Position,
 }
 
+/// A key repeated in one JSON object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// The key.
+    pub key: String,
+    /// JSON pointer of the object holding it (`""` for the root).
+    pub object: String,
+    /// Where the repeated key starts.
+    pub position: Position,
+}
+
 /// A parsed JSON document: the value and the start offset of every node by JSON pointer.
 #[derive(Debug)]
 pub struct JsonDoc {
     /// The document's value.
     pub value: Value,
+    /// Keys written more than once in the same object (the last one wins in `value`), each
+    /// with the JSON pointer of the object and where the repeat starts.
+    pub duplicates: Vec<DuplicateKey>,
     offsets: HashMap<String, usize>,
     line_starts: Vec<usize>,
     text_len: usize,
@@ -62,6 +76,7 @@ impl JsonDoc {
                 })?;
         let mut doc = JsonDoc {
             value: Value::Null,
+            duplicates: Vec::new(),
             offsets: HashMap::new(),
             line_starts,
             text_len: text.len(),
@@ -118,6 +133,13 @@ impl JsonDoc {
                 let mut map = Map::new();
                 for prop in &obj.properties {
                     let key = prop.name.as_str();
+                    if map.contains_key(key) {
+                        self.duplicates.push(DuplicateKey {
+                            key: key.to_owned(),
+                            object: pointer.clone(),
+                            position: self.position_of_offset(text, prop.range.start),
+                        });
+                    }
                     let len = pointer.len();
                     pointer.push('/');
                     pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));

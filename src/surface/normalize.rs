@@ -18,6 +18,10 @@ pub enum RefProblem {
     Missing,
     /// Refers back to itself through a chain of refs; inlining would never end.
     Cyclic,
+    /// Inlining it would go over the per-schema budget ([`MAX_INLINED_NODES`] nodes,
+    /// [`MAX_INLINED_BYTES`] bytes of strings): refs that reference each other several times per
+    /// level grow exponentially. The ref (and every later one in the schema) is left in place.
+    Budget,
 }
 
 /// A `$ref` that normalization could not inline.
@@ -124,11 +128,53 @@ pub fn normalize_tool(tool: &Tool) -> (Tool, Vec<RefIssue>) {
 /// How many refs may be expanded along one path before we stop (guards exponential blow-up).
 const MAX_REF_DEPTH: usize = 32;
 
-/// Inline internal refs of `schema`, reporting the ones left in place.
+/// The most JSON nodes inlining may copy into one schema (counted inside expanded refs only).
+pub const MAX_INLINED_NODES: usize = 100_000;
+
+/// The most bytes of keys and strings inlining may copy into one schema.
+pub const MAX_INLINED_BYTES: usize = 8 * 1024 * 1024;
+
+/// What is left of one schema's inlining budget.
+struct Budget {
+    nodes: usize,
+    bytes: usize,
+    exhausted: bool,
+}
+
+impl Budget {
+    /// Count one copied node (and its string bytes) when inside an expansion.
+    fn charge(&mut self, inside_ref: bool, bytes: usize) {
+        if !inside_ref {
+            return;
+        }
+        self.nodes = self.nodes.saturating_sub(1);
+        self.bytes = self.bytes.saturating_sub(bytes);
+        if self.nodes == 0 || self.bytes == 0 {
+            self.exhausted = true;
+        }
+    }
+}
+
+/// Inline internal refs of `schema`, reporting the ones left in place. Inlining stops at
+/// [`MAX_INLINED_NODES`] / [`MAX_INLINED_BYTES`]: the remaining refs stay as written and one
+/// [`RefProblem::Budget`] issue names the tool.
 pub fn inline_refs(schema: &Value, tool: &str, issues: &mut Vec<RefIssue>) -> Value {
     let mut stack = Vec::new();
     let mut pointer = String::new();
-    inline_at(schema, schema, tool, &mut pointer, &mut stack, issues)
+    let mut budget = Budget {
+        nodes: MAX_INLINED_NODES,
+        bytes: MAX_INLINED_BYTES,
+        exhausted: false,
+    };
+    inline_at(
+        schema,
+        schema,
+        tool,
+        &mut pointer,
+        &mut stack,
+        issues,
+        &mut budget,
+    )
 }
 
 fn inline_at(
@@ -138,10 +184,27 @@ fn inline_at(
     pointer: &mut String,
     stack: &mut Vec<String>,
     issues: &mut Vec<RefIssue>,
+    budget: &mut Budget,
 ) -> Value {
+    let inside = !stack.is_empty();
     match node {
         Value::Object(o) => {
+            budget.charge(inside, o.keys().map(String::len).sum());
             if let Some(Value::String(r)) = o.get("$ref") {
+                if budget.exhausted {
+                    if !issues
+                        .iter()
+                        .any(|i| i.problem == RefProblem::Budget && i.tool == tool)
+                    {
+                        issues.push(RefIssue {
+                            tool: tool.to_owned(),
+                            at: pointer.clone(),
+                            reference: r.clone(),
+                            problem: RefProblem::Budget,
+                        });
+                    }
+                    return node.clone();
+                }
                 let report = |problem, issues: &mut Vec<RefIssue>| {
                     if !issues.iter().any(|i| i.at == *pointer && i.reference == *r) {
                         issues.push(RefIssue {
@@ -173,7 +236,7 @@ fn inline_at(
                 };
                 stack.push(r.clone());
                 let here = std::mem::replace(pointer, target_pointer);
-                let mut resolved = inline_at(root, target, tool, pointer, stack, issues);
+                let mut resolved = inline_at(root, target, tool, pointer, stack, issues, budget);
                 *pointer = here;
                 stack.pop();
                 // Sibling keywords next to $ref (allowed since 2019-09) are kept, ref wins on clash.
@@ -191,25 +254,34 @@ fn inline_at(
                 let len = pointer.len();
                 pointer.push('/');
                 pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                out.insert(k.clone(), inline_at(root, v, tool, pointer, stack, issues));
+                out.insert(
+                    k.clone(),
+                    inline_at(root, v, tool, pointer, stack, issues, budget),
+                );
                 pointer.truncate(len);
             }
             Value::Object(out)
         }
-        Value::Array(a) => Value::Array(
-            a.iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
-                    let r = inline_at(root, v, tool, pointer, stack, issues);
-                    pointer.truncate(len);
-                    r
-                })
-                .collect(),
-        ),
-        other => other.clone(),
+        Value::Array(a) => {
+            budget.charge(inside, 0);
+            Value::Array(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&i.to_string());
+                        let r = inline_at(root, v, tool, pointer, stack, issues, budget);
+                        pointer.truncate(len);
+                        r
+                    })
+                    .collect(),
+            )
+        }
+        other => {
+            budget.charge(inside, other.as_str().map_or(0, str::len));
+            other.clone()
+        }
     }
 }
 
@@ -317,6 +389,30 @@ mod tests {
             schema["properties"]["node"]["properties"]["next"]["$ref"],
             "#/$defs/node"
         );
+    }
+
+    #[test]
+    fn ref_bomb_stops_at_the_budget_and_names_the_tool() {
+        let mut defs = serde_json::Map::new();
+        for i in 0..24 {
+            let next = format!("#/$defs/d{}", i + 1);
+            defs.insert(
+                format!("d{i}"),
+                json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}}}),
+            );
+        }
+        defs.insert("d24".into(), json!({"type": "string"}));
+        let schema =
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+        let (t, issues) = normalize_tool(&tool(schema));
+        let budget: Vec<_> = issues
+            .iter()
+            .filter(|i| i.problem == RefProblem::Budget)
+            .collect();
+        assert_eq!(budget.len(), 1, "{issues:?}");
+        assert_eq!(budget[0].tool, "t");
+        let size = serde_json::to_string(&t.input_schema).expect("json").len();
+        assert!(size < 20 * 1024 * 1024, "{size} bytes after inlining");
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod eval_cli;
 mod eval_resume;
 mod exit_codes;
 mod hardening;
+mod hardening_free_path;
 mod lint_cli;
 mod lint_rules;
 mod live_faults;

@@ -146,6 +146,14 @@ pub static RULES: &[Rule] = &[
         "Fix the pointer or add the definition under `$defs`.",
     ),
     rule(
+        "schema-ref-budget",
+        "schema",
+        W,
+        "Inlining the schema's `$ref`s would copy more than 100,000 nodes (or 8 MiB); the rest are left un-inlined.",
+        r##"{"tools": [{"name": "create_tree", "description": "Create a category tree with nested children.", "inputSchema": {"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "$defs": {"d0": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d1"}, "b": {"$ref": "#/$defs/d1"}}},"d1": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d2"}, "b": {"$ref": "#/$defs/d2"}}},"d2": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d3"}, "b": {"$ref": "#/$defs/d3"}}},"d3": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d4"}, "b": {"$ref": "#/$defs/d4"}}},"d4": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d5"}, "b": {"$ref": "#/$defs/d5"}}},"d5": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d6"}, "b": {"$ref": "#/$defs/d6"}}},"d6": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d7"}, "b": {"$ref": "#/$defs/d7"}}},"d7": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d8"}, "b": {"$ref": "#/$defs/d8"}}},"d8": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d9"}, "b": {"$ref": "#/$defs/d9"}}},"d9": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d10"}, "b": {"$ref": "#/$defs/d10"}}},"d10": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d11"}, "b": {"$ref": "#/$defs/d11"}}},"d11": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d12"}, "b": {"$ref": "#/$defs/d12"}}},"d12": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d13"}, "b": {"$ref": "#/$defs/d13"}}},"d13": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d14"}, "b": {"$ref": "#/$defs/d14"}}},"d14": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d15"}, "b": {"$ref": "#/$defs/d15"}}},"d15": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d16"}, "b": {"$ref": "#/$defs/d16"}}},"d16": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d17"}, "b": {"$ref": "#/$defs/d17"}}},"d17": {"type": "object", "properties": {"a": {"$ref": "#/$defs/d18"}, "b": {"$ref": "#/$defs/d18"}}}, "d18": {"type": "string"}}}}]}"##,
+        "Reference shared definitions once per level, or flatten the schema.",
+    ),
+    rule(
         "schema-ref-cyclic",
         "schema",
         I,

@@ -161,6 +161,12 @@ fn ref_problems(input: &LintInput<'_>, out: &mut Vec<Finding>) {
                 "points at nothing inside the schema; validators refuse to compile it",
                 "Fix the pointer or add the missing definition under `$defs`.",
             ),
+            RefProblem::Budget => (
+                Severity::Warn,
+                "schema-ref-budget",
+                "and the refs after it were left un-inlined: inlining the schema would copy more than 100,000 nodes or 8 MiB (refs that reference each other several times per level grow exponentially), so mf analyses the schema only partly",
+                "Reference shared definitions once per level, or flatten the schema; models see the same blow-up.",
+            ),
             RefProblem::Cyclic => (
                 Severity::Info,
                 "schema-ref-cyclic",

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::json_doc::{JsonDoc, Position};
 use super::{Origin, SourceFormat, Surface, Tool};
+use crate::util::safe_read::{self, ReadPolicy, SafeReadError};
 
 /// Files larger than this are refused by [`load_path`] (and skipped by the scan).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
@@ -33,16 +34,20 @@ pub enum LoadError {
     },
     /// The file is over the size cap.
     #[error(
-        "{file}: {bytes} bytes is over the {limit}-byte limit for tool files; pass a smaller file"
+        "{file}: {bytes} bytes or more is over the {limit}-byte limit for tool files; pass a smaller file"
     )]
     TooLarge {
         /// The file.
         file: String,
-        /// Its size.
+        /// Its size, or how much was read before the cap stopped the read.
         bytes: u64,
         /// The cap.
         limit: u64,
     },
+    /// The file was refused by the safe-open: not a regular file, a symlink where none is
+    /// allowed, or outside the folder it must stay in.
+    #[error(transparent)]
+    Refused(crate::util::safe_read::SafeReadError),
     /// The file is not UTF-8.
     #[error("{file}: not UTF-8 text (invalid byte at offset {offset}); save it as UTF-8")]
     NotUtf8 {
@@ -173,25 +178,47 @@ pub fn load_path(path: &Path, display: &str) -> Result<Loaded, LoadError> {
     }
 }
 
-/// Read a file as UTF-8 text, refusing files over `limit` bytes.
+/// Read a file the user named (a command-line argument, a file the scan walked to) as UTF-8
+/// text through the safe-open: a regular file (symlinks followed), never a FIFO or device, at
+/// most `limit` bytes. A leading UTF-8 byte-order mark is dropped.
 pub fn read_text(path: &Path, display: &str, limit: u64) -> Result<String, LoadError> {
-    let io = |source| LoadError::Io {
-        file: display.to_owned(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.len() > limit {
-        return Err(LoadError::TooLarge {
-            file: display.to_owned(),
-            bytes: meta.len(),
+    read_text_with(path, display, &ReadPolicy::argument(limit))
+}
+
+/// Read a file that came from a repository (a suite `ref`, a discovered suite) as UTF-8 text:
+/// no symlink, inside `root`, at most `limit` bytes.
+pub fn read_repo_text(
+    path: &Path,
+    display: &str,
+    root: &Path,
+    limit: u64,
+) -> Result<String, LoadError> {
+    read_text_with(path, display, &ReadPolicy::repository(root, limit))
+}
+
+/// [`read_text`] under an explicit [`ReadPolicy`].
+pub fn read_text_with(
+    path: &Path,
+    display: &str,
+    policy: &ReadPolicy<'_>,
+) -> Result<String, LoadError> {
+    let bytes = safe_read::read_bytes(path, display, policy).map_err(|e| match e {
+        SafeReadError::Io { file, source } => LoadError::Io { file, source },
+        SafeReadError::TooLarge { file, limit } => LoadError::TooLarge {
+            file,
+            bytes: limit + 1,
             limit,
-        });
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
-    String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
+        },
+        other => LoadError::Refused(other),
+    })?;
+    let mut text = String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
         file: display.to_owned(),
         offset: e.utf8_error().valid_up_to(),
-    })
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// Parse JSON(C) text, turning a syntax error into a [`LoadError`] that names the file.
@@ -207,6 +234,35 @@ pub fn parse_json(text: &str, display: &str) -> Result<JsonDoc, LoadError> {
 /// Load a parsed document by its shape. `Ok(None)` when the document is not a tool surface at
 /// all (e.g. a `package.json`); `Err` when it looks like one but something in it is wrong.
 pub fn load_doc(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
+    let mut loaded = load_doc_shape(src)?;
+    if let Some(l) = &mut loaded {
+        l.warnings.extend(duplicate_key_warnings(src));
+    }
+    Ok(loaded)
+}
+
+/// One warning per key written twice in the same object: JSON parsers keep the last one
+/// silently, so a reviewer may read a different value than the model gets.
+pub fn duplicate_key_warnings(src: &Source<'_>) -> Vec<String> {
+    src.doc
+        .duplicates
+        .iter()
+        .map(|d| {
+            let key: String = d.key.chars().take(60).collect();
+            let object = if d.object.is_empty() {
+                "/"
+            } else {
+                d.object.as_str()
+            };
+            format!(
+                "{}:{}:{}: duplicate key {key:?} in the object at `{object}`; the last one is used — remove the others",
+                src.file, d.position.line, d.position.column
+            )
+        })
+        .collect()
+}
+
+fn load_doc_shape(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
     let v = &src.doc.value;
     if suite::looks_like_suite(v) {
         return suite::load(src).map(Some);

@@ -7,7 +7,7 @@ use std::path::{Component, Path};
 use serde_json::Value;
 
 use super::{
-    LoadError, Loaded, MAX_FILE_BYTES, Source, function_json, opt_str, parse_json, read_text,
+    LoadError, Loaded, MAX_FILE_BYTES, Source, function_json, opt_str, parse_json, read_repo_text,
     req_str,
 };
 use crate::surface::{Skill, SourceFormat};
@@ -75,12 +75,17 @@ pub fn load(src: &Source<'_>) -> Result<Loaded, LoadError> {
     Ok(loaded)
 }
 
-/// Follow one `ref`. Absolute paths are refused so a suite cannot point outside its tree by
-/// accident; the message says why.
+/// Follow one `ref`. It must stay inside the suite's folder: absolute paths and `..` are
+/// refused, and the file is read through the safe-open (a regular file, no symlink, resolved
+/// inside the suite's folder, at most [`MAX_FILE_BYTES`]) so a suite cannot make mf read
+/// `/dev/zero`, a pipe, or a file outside its tree. The message says why.
 fn load_ref(src: &Source<'_>, r: &str) -> Result<Loaded, String> {
     let rel = Path::new(r);
     if rel.is_absolute() || rel.components().any(|c| matches!(c, Component::Prefix(_))) {
         return Err("absolute paths are not allowed; make it relative to the suite file".into());
+    }
+    if rel.components().any(|c| matches!(c, Component::ParentDir)) {
+        return Err("`..` is not allowed; a ref must point inside the suite's folder".into());
     }
     let base = src.base_dir.unwrap_or_else(|| Path::new("."));
     let path = base.join(rel);
@@ -90,7 +95,7 @@ fn load_ref(src: &Source<'_>, r: &str) -> Result<Loaded, String> {
         }
         _ => r.trim_start_matches("./").to_owned(),
     };
-    let text = read_text(&path, &display, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let text = read_repo_text(&path, &display, base, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
     let doc = parse_json(&text, &display).map_err(|e| e.to_string())?;
     let inner = Source {
         file: &display,

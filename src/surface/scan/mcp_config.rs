@@ -183,15 +183,48 @@ fn secret_value(s: &str) -> bool {
     prefixes.iter().any(|p| s.starts_with(p))
 }
 
+/// Flags whose value is a secret even though their name does not say so.
+const SECRET_SHORT_FLAGS: &[&str] = &["-t", "--pat", "--pw", "--pass"];
+
+/// Flags whose value is an HTTP header (`Name: value`); the value is always hidden.
+const HEADER_FLAGS: &[&str] = &["-H", "--header", "--headers", "--http-header"];
+
 /// Replace secret-looking arguments: `--token=X` → `--token=<redacted>`, the value after a
-/// secret-named flag, and values with well-known key prefixes.
+/// secret-named flag (`--token X`, `--api-key X`, `-t X`), header arguments
+/// (`--header "Authorization: Bearer X"` → `Authorization: <redacted>`, `X-Api-Key:X`), user info,
+/// query and fragment of any URL inside an argument (`postgresql://u:PASS@db` → `postgresql://db`),
+/// and values with well-known key prefixes.
 pub fn redact_args(args: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     let mut hide_next = false;
+    let mut header_next = false;
     for a in args {
         if hide_next {
             out.push(REDACTED.to_owned());
             hide_next = false;
+            continue;
+        }
+        if header_next {
+            out.push(redact_header(a, true));
+            header_next = false;
+            continue;
+        }
+        if HEADER_FLAGS.contains(&a.as_str()) {
+            header_next = true;
+            out.push(a.clone());
+            continue;
+        }
+        if let Some((k, v)) = a.split_once('=')
+            && HEADER_FLAGS.contains(&k)
+        {
+            out.push(format!("{k}={}", redact_header(v, true)));
+            continue;
+        }
+        if let Some(v) = a.strip_prefix("-H")
+            && !v.is_empty()
+            && !v.starts_with('-')
+        {
+            out.push(format!("-H{}", redact_header(v, true)));
             continue;
         }
         if let Some((k, _)) = a.split_once('=')
@@ -205,12 +238,67 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             out.push(REDACTED.to_owned());
             continue;
         }
-        if a.starts_with('-') && secret_word(a) {
+        if looks_like_header(a) {
+            out.push(redact_header(a, false));
+            continue;
+        }
+        if (a.starts_with('-') && secret_word(a))
+            || SECRET_SHORT_FLAGS.contains(&a.as_str())
+            || a.eq_ignore_ascii_case("bearer")
+            || a.eq_ignore_ascii_case("basic")
+        {
             hide_next = true;
         }
-        out.push(a.clone());
+        out.push(redact_embedded_urls(a));
     }
     out
+}
+
+/// `Name: value` / `Name:value` where the name is a plausible HTTP header name.
+fn looks_like_header(a: &str) -> bool {
+    a.split_once(':').is_some_and(|(name, value)| {
+        !name.is_empty()
+            && !value.starts_with("//")
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && !value.trim().is_empty()
+    })
+}
+
+/// A header argument with its value hidden: always when `always` (it followed `--header`), else
+/// when the header's name says secret (`Authorization`, `X-Api-Key`, `Cookie`…).
+fn redact_header(a: &str, always: bool) -> String {
+    match a.split_once(':') {
+        Some((name, _)) => {
+            let l = name.to_ascii_lowercase();
+            if always || secret_word(&l) || l.contains("cookie") || l.contains("session") {
+                format!("{}: {REDACTED}", name.trim())
+            } else {
+                a.to_owned()
+            }
+        }
+        None if always => REDACTED.to_owned(),
+        None => a.to_owned(),
+    }
+}
+
+/// Every `scheme://…` inside an argument, run through [`redact_url`].
+fn redact_embedded_urls(a: &str) -> String {
+    let Some(sep) = a.find("://") else {
+        return a.to_owned();
+    };
+    let start = a[..sep]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
+        .map_or(0, |i| i + 1);
+    let end = a[sep..]
+        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ','))
+        .map_or(a.len(), |i| sep + i);
+    format!(
+        "{}{}{}",
+        &a[..start],
+        redact_url(&a[start..end]),
+        redact_embedded_urls(&a[end..])
+    )
 }
 
 /// Drop user info and query values from a URL: `https://u:p@h/x?k=v` → `https://h/x?k=<redacted>`.
@@ -227,6 +315,10 @@ pub fn redact_url(url: &str) -> String {
         .rsplit_once('@')
         .map(|(_, h)| h)
         .unwrap_or(authority);
+    let (path, fragment) = match path.split_once('#') {
+        Some((p, _)) => (p, format!("#{REDACTED}")),
+        None => (path, String::new()),
+    };
     let path = match path.split_once('?') {
         Some((p, q)) => {
             let redacted: Vec<String> = q
@@ -241,9 +333,9 @@ pub fn redact_url(url: &str) -> String {
         None => path.to_owned(),
     };
     if scheme.is_empty() {
-        format!("{host}{path}")
+        format!("{host}{path}{fragment}")
     } else {
-        format!("{scheme}://{host}{path}")
+        format!("{scheme}://{host}{path}{fragment}")
     }
 }
 
@@ -303,6 +395,39 @@ mod tests {
             Some("https://mcp.example.com/mcp?key=<redacted>")
         );
         assert_eq!(servers[1].header_keys, vec!["Authorization"]);
+    }
+
+    #[test]
+    fn header_url_and_short_flag_secrets_are_redacted() {
+        let args: Vec<String> = [
+            "postgresql://u:PASS1@db:5432/app?sslpassword=PASS2",
+            "--db=mysql://root:PASS3@h/x",
+            "--header",
+            "Authorization: Bearer PASS4",
+            "X-Api-Key:PASS5",
+            "-t",
+            "PASS6",
+            "--api-key=PASS7",
+            "--token",
+            "PASS8",
+            "-HCookie: PASS9",
+            "https://h/cb#access_token=PASS10",
+            "Accept: application/json",
+            "--port",
+            "8080",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let out = redact_args(&args);
+        let joined = out.join(" ");
+        for i in 1..=10 {
+            assert!(!joined.contains(&format!("PASS{i}")), "PASS{i}: {joined}");
+        }
+        assert_eq!(out[0], "postgresql://db:5432/app?sslpassword=<redacted>");
+        assert_eq!(out[3], "Authorization: <redacted>");
+        assert_eq!(out[4], "X-Api-Key: <redacted>");
+        assert_eq!(out[12], "Accept: application/json");
+        assert_eq!(&out[13..], ["--port", "8080"]);
     }
 
     #[test]

@@ -302,6 +302,14 @@ fn json_may_hold_tools(text: &str) -> bool {
 
 fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
     let mut out = FileOutcome::default();
+    if path.file_name().is_some_and(|n| n.to_str().is_none()) {
+        out.warnings.push(ScanWarning {
+            file: formats::display_path(path, root),
+            line: None,
+            message: "skipped: the file name is not valid UTF-8; rename it to read it".into(),
+        });
+        return out;
+    }
     let Some(kind) = kind_of(path) else {
         return out;
     };

@@ -5,6 +5,7 @@ use serde_yaml_ng::Value as Yaml;
 
 use super::ScanWarning;
 use crate::surface::{Origin, Skill, SourceFormat};
+use crate::util::yaml_limits::{MAX_FRONT_MATTER_BYTES, MAX_YAML_DEPTH, check_depth};
 
 /// Parse a `SKILL.md`. Errors are warnings for the scan: they name the file and line.
 pub fn parse(text: &str, file: &str) -> Result<Skill, ScanWarning> {
@@ -34,6 +35,17 @@ pub fn parse(text: &str, file: &str) -> Result<Skill, ScanWarning> {
             "front matter is not closed: add a `---` line after it".into(),
         ));
     }
+    if front.len() > MAX_FRONT_MATTER_BYTES {
+        return Err(warn(
+            2,
+            format!(
+                "front matter is {} bytes, over the {MAX_FRONT_MATTER_BYTES}-byte limit; not parsed — keep `name` and `description` short",
+                front.len()
+            ),
+        ));
+    }
+    check_depth(&front, MAX_YAML_DEPTH)
+        .map_err(|m| warn(2, format!("front matter not parsed: {m}")))?;
     let yaml: Yaml = serde_yaml_ng::from_str(&front).map_err(|e| {
         let line = e.location().map(|l| l.line() + 1).unwrap_or(1);
         warn(
