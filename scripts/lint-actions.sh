@@ -82,7 +82,7 @@ export PATH="$VENV/bin:$PATH"
 export NO_COLOR=1
 
 actions=(action.yml container/action.yml)
-workflows=(examples/workflows/*.yml)
+workflows=(examples/workflows/*.yml .github/workflows/*.yml)
 failed=()
 
 step() {
@@ -147,7 +147,7 @@ step "check-jsonschema: github-action schema" \
 step "check-jsonschema: github-workflow schema" \
   check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
 step "shellcheck (action run: scripts, container shim, scripts/)" shellcheck_scripts
-step "hadolint Dockerfile" hadolint Dockerfile
+step "hadolint Dockerfile, container/Dockerfile.release" hadolint Dockerfile container/Dockerfile.release
 step "zizmor (offline)" zizmor --offline --no-progress --color=never \
   --config tests/fixtures/action/zizmor.yml "${actions[@]}" "${workflows[@]}"
 

@@ -35,25 +35,26 @@ fn container() -> Value {
     yaml("container/action.yml")
 }
 
+/// The example workflows and this repository's own (the release workflow), as YAML.
 fn workflows() -> Vec<(String, Value)> {
-    let dir = root().join("examples/workflows");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("examples/workflows")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
-        .collect();
-    files.sort();
+    let mut files: Vec<String> = Vec::new();
+    for dir in ["examples/workflows", ".github/workflows"] {
+        let mut here: Vec<String> = std::fs::read_dir(root().join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+            .map(|p| format!("{dir}/{}", p.file_name().expect("name").to_string_lossy()))
+            .collect();
+        here.sort();
+        files.extend(here);
+    }
     assert!(
-        files.len() >= 4,
-        "expected the four example workflows, found {files:?}"
+        files.len() >= 5,
+        "expected the four example workflows and the release workflow, found {files:?}"
     );
     files
         .into_iter()
-        .map(|p| {
-            let rel = format!(
-                "examples/workflows/{}",
-                p.file_name().expect("name").to_string_lossy()
-            );
+        .map(|rel| {
             let doc = yaml(&rel);
             (rel, doc)
         })
@@ -79,7 +80,7 @@ fn is_kebab(name: &str) -> bool {
 }
 
 /// Inputs that configure the installation or the environment rather than an `mf ci` flag.
-const NOT_FLAGS: [&str; 3] = ["version", "working-directory", "github-token"];
+const NOT_FLAGS: [&str; 4] = ["version", "install", "working-directory", "github-token"];
 
 /// Each action input that is an `mf ci` flag, and the flag.
 const FLAG_OF_INPUT: [(&str, &str); 22] = [
@@ -148,7 +149,7 @@ fn input_and_output_names_are_kebab_case_and_described() {
 fn both_variants_offer_the_same_inputs_and_outputs() {
     let c = composite();
     let d = container();
-    let only_composite: BTreeSet<_> = ["version", "mf-version"]
+    let only_composite: BTreeSet<_> = ["version", "install", "mf-version"]
         .into_iter()
         .map(String::from)
         .collect();
@@ -941,6 +942,19 @@ impl Installer {
     }
 
     fn run(&self, version_input: &str, arch: &str) -> (Output, String, String, String) {
+        self.run_with(version_input, "", arch, &[], true)
+    }
+
+    /// The install step with `install` as the input (empty: the default), extra environment,
+    /// and the fake `curl` on PATH or the machine's real one.
+    fn run_with(
+        &self,
+        version_input: &str,
+        install: &str,
+        arch: &str,
+        env: &[(&str, String)],
+        fake_curl: bool,
+    ) -> (Output, String, String, String) {
         let doc = composite();
         let step = doc["runs"]["steps"]
             .as_array()
@@ -950,18 +964,23 @@ impl Installer {
             .expect("install")
             .clone();
         let t = self.tmp.path();
+        if !fake_curl {
+            let _ = std::fs::remove_file(t.join("fakebin/curl"));
+        }
         let path = format!(
             "{}:{}",
             t.join("fakebin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        let out = Command::new("bash")
+        let mut cmd = Command::new("bash");
+        let out = cmd
             .arg("-c")
             .arg(step["run"].as_str().expect("run"))
             .current_dir(t)
             .env_clear()
             .env("PATH", path)
             .env("MF_INPUT_VERSION", version_input)
+            .env("MF_INPUT_INSTALL", install)
             .env("MF_ACTION_REPOSITORY", "")
             .env("GITHUB_ACTION_PATH", &self.action)
             .env("RUNNER_OS", "Linux")
@@ -972,6 +991,7 @@ impl Installer {
             .env("FAKE_LOG", t.join("log"))
             .env("FAKE_RELEASES", t.join("releases"))
             .env("FAKE_SOURCE_VERSION", "0.0.0-source")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .output()
             .expect("bash");
         let read = |f: &str| std::fs::read_to_string(t.join(f)).unwrap_or_default();
@@ -1033,22 +1053,22 @@ fn install_refuses_an_archive_whose_checksum_does_not_match_and_never_falls_back
 }
 
 #[test]
-fn install_builds_from_source_when_no_checksum_is_committed_or_the_target_has_none() {
-    // No checksums/<version>.sha256 at all: never downloaded.
+fn install_refuses_a_version_with_no_pinned_release_and_never_builds_silently() {
+    // No checksums/<version>.sha256 at all: never downloaded, never built.
     let inst = Installer::new("9.9.9");
     let (out, outputs, log, _) = inst.run("", "X64");
-    assert!(out.status.success(), "{}", show(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     assert!(
-        !log.contains("curl"),
-        "downloaded without a committed checksum: {log}"
+        show(&out).contains("has no release pinned in this action")
+            && show(&out).contains("install: source"),
+        "{}",
+        show(&out)
     );
-    let expected = format!(
-        "cargo install --locked --path {} --root {}",
-        inst.action.display(),
-        inst.tmp.path().join("runner-temp/mf").display()
+    assert!(
+        log.is_empty(),
+        "downloaded or built without a pinned release: {log}"
     );
-    assert_eq!(log.trim(), expected);
-    assert!(outputs.contains("source=build"), "{outputs}");
+    assert!(!outputs.contains("bin="), "{outputs}");
 
     // Checksums exist, but not for this runner's target (aarch64 here).
     let inst = Installer::new("9.9.9");
@@ -1057,30 +1077,192 @@ fn install_builds_from_source_when_no_checksum_is_committed_or_the_target_has_no
         "9.9.9",
         &format!("{sha}  mf-x86_64-unknown-linux-musl.tar.gz\n"),
     );
-    let (out, outputs, log, _) = inst.run("", "ARM64");
-    assert!(out.status.success(), "{}", show(&out));
+    let (out, _, log, _) = inst.run("", "ARM64");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     assert!(
         show(&out).contains("lists no mf-aarch64-unknown-linux-musl.tar.gz"),
         "{}",
         show(&out)
     );
-    assert!(log.starts_with("cargo install"), "{log}");
-    assert!(outputs.contains("source=build"), "{outputs}");
+    assert!(log.is_empty(), "{log}");
 
-    // `version: source` builds even when a release is available.
-    let (out, _, log, _) = {
-        let inst2 = Installer::new("9.9.9");
-        let sha = inst2.publish("mf-x86_64-unknown-linux-musl.tar.gz", "9.9.9");
-        inst2.checksums(
+    // A release that cannot be downloaded: an error, not a fallback build.
+    let inst = Installer::new("9.9.9");
+    inst.checksums(
+        "9.9.9",
+        &format!("{}  mf-x86_64-unknown-linux-musl.tar.gz\n", "0".repeat(64)),
+    );
+    let (out, _, log, _) = inst.run("", "X64");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(show(&out).contains("could not download"), "{}", show(&out));
+    assert!(!log.contains("cargo"), "{log}");
+}
+
+#[test]
+fn install_source_builds_only_when_asked() {
+    for (version, install) in [("", "source"), ("source", "")] {
+        let inst = Installer::new("9.9.9");
+        let sha = inst.publish("mf-x86_64-unknown-linux-musl.tar.gz", "9.9.9");
+        inst.checksums(
             "9.9.9",
             &format!("{sha}  mf-x86_64-unknown-linux-musl.tar.gz\n"),
         );
-        inst2.run("source", "X64")
-    };
+        let (out, outputs, log, _) = inst.run_with(version, install, "X64", &[], true);
+        assert!(out.status.success(), "{}", show(&out));
+        let expected = format!(
+            "cargo install --locked --path {} --root {}",
+            inst.action.display(),
+            inst.tmp.path().join("runner-temp/mf").display()
+        );
+        assert_eq!(
+            log.trim(),
+            expected,
+            "a release was available but a build was asked for"
+        );
+        assert!(outputs.contains("source=build"), "{outputs}");
+    }
+    let inst = Installer::new("9.9.9");
+    let (out, _, log, _) = inst.run_with("", "sometimes", "X64", &[], true);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(show(&out).contains("input 'install'"), "{}", show(&out));
+    assert!(log.is_empty(), "{log}");
+}
+
+/// A one-thread HTTP server on a loopback port serving files of `dir` (GET /v<version>/<file>),
+/// counting requests; it stops when dropped.
+struct LoopbackReleases {
+    port: u16,
+    served: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl LoopbackReleases {
+    fn start(dir: PathBuf) -> LoopbackReleases {
+        use std::io::{BufRead, BufReader, Write};
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let port = listener.local_addr().expect("addr").port();
+        let served = std::sync::Arc::new(AtomicUsize::new(0));
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let (s, st) = (served.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while !st.load(Ordering::SeqCst) && std::time::Instant::now() < deadline {
+                let Ok((stream, _)) = listener.accept() else {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    continue;
+                };
+                stream.set_nonblocking(false).expect("blocking");
+                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                loop {
+                    let mut h = String::new();
+                    if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
+                        break;
+                    }
+                }
+                s.fetch_add(1, Ordering::SeqCst);
+                let file = line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|p| p.rsplit('/').next())
+                    .unwrap_or("");
+                let mut stream = stream;
+                match std::fs::read(dir.join(file)) {
+                    Ok(body) => {
+                        let _ = write!(
+                            stream,
+                            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            body.len()
+                        );
+                        let _ = stream.write_all(&body);
+                    }
+                    Err(_) => {
+                        let _ = write!(
+                            stream,
+                            "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        );
+                    }
+                }
+            }
+        });
+        LoopbackReleases { port, served, stop }
+    }
+}
+
+impl Drop for LoopbackReleases {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn install_from_a_loopback_release_is_verified_fast_and_a_tampered_archive_is_refused() {
+    if Command::new("curl").arg("--version").output().is_err() {
+        panic!("curl is needed for the real install path (Debian: apt-get install curl)");
+    }
+    let inst = Installer::new("9.9.9");
+    let sha = inst.publish("mf-x86_64-unknown-linux-musl.tar.gz", "9.9.9");
+    inst.checksums(
+        "9.9.9",
+        &format!("{sha}  mf-x86_64-unknown-linux-musl.tar.gz\n"),
+    );
+    let server = LoopbackReleases::start(inst.tmp.path().join("releases"));
+    let base = format!(
+        "http://127.0.0.1:{}/org/mf-action/releases/download",
+        server.port
+    );
+    let started = std::time::Instant::now();
+    let (out, outputs, _, _) = inst.run_with(
+        "",
+        "",
+        "X64",
+        &[("MF_RELEASE_BASE_URL", base.clone())],
+        false,
+    );
+    let took = started.elapsed();
     assert!(out.status.success(), "{}", show(&out));
+    assert!(show(&out).contains("SHA-256 verified"), "{}", show(&out));
+    assert!(outputs.contains("source=release"), "{outputs}");
+    assert_eq!(server.served.load(std::sync::atomic::Ordering::SeqCst), 1);
     assert!(
-        log.starts_with("cargo install") && !log.contains("curl"),
-        "{log}"
+        took < std::time::Duration::from_secs(10),
+        "install took {took:?}"
+    );
+    let installed = Command::new(inst.bin_dir().join("mf"))
+        .arg("--version")
+        .output()
+        .expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&installed.stdout).trim(),
+        "mf 9.9.9"
+    );
+
+    // The same archive name with other bytes on the server: refused, nothing installed.
+    let inst = Installer::new("9.9.9");
+    inst.publish("mf-x86_64-unknown-linux-musl.tar.gz", "6.6.6");
+    inst.checksums(
+        "9.9.9",
+        &format!("{sha}  mf-x86_64-unknown-linux-musl.tar.gz\n"),
+    );
+    let server = LoopbackReleases::start(inst.tmp.path().join("releases"));
+    let base = format!(
+        "http://127.0.0.1:{}/org/mf-action/releases/download",
+        server.port
+    );
+    let (out, outputs, log, _) =
+        inst.run_with("", "", "X64", &[("MF_RELEASE_BASE_URL", base)], false);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(show(&out).contains("SHA-256 mismatch"), "{}", show(&out));
+    assert!(
+        !inst.bin_dir().join("mf").exists(),
+        "the tampered binary was installed"
+    );
+    assert!(
+        !outputs.contains("bin=") && !log.contains("cargo"),
+        "{outputs} {log}"
     );
 }
 
@@ -1091,11 +1273,15 @@ fn install_refuses_a_version_it_can_neither_verify_nor_build() {
     let (out, _, log, _) = inst.run("1.2.3", "X64");
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     assert!(
-        show(&out).contains("no checksum-verified release"),
+        show(&out).contains("mf 1.2.3 has no release pinned"),
         "{}",
         show(&out)
     );
     assert!(log.is_empty(), "nothing is downloaded or built: {log}");
+    let (out, _, log, _) = inst.run_with("1.2.3", "source", "X64", &[], true);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(show(&out).contains("not 1.2.3"), "{}", show(&out));
+    assert!(log.is_empty(), "{log}");
 
     // Not a version at all (and not a path into the checkout).
     let (out, _, log, _) = inst.run("../../etc/passwd", "X64");
@@ -1279,4 +1465,52 @@ fn lint_tools_accept_the_action_workflows_and_dockerfile() {
         "scripts/lint-actions.sh found problems:\n{}",
         show(&out)
     );
+}
+
+#[test]
+fn the_release_workflow_builds_every_target_the_action_installs_with_checksums_and_attestations() {
+    let doc = yaml(".github/workflows/release.yml");
+    let targets: BTreeSet<String> = doc["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_array()
+        .expect("matrix")
+        .iter()
+        .map(|e| e["target"].as_str().expect("target").to_owned())
+        .collect();
+    let expected: BTreeSet<String> = [
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+        "x86_64-pc-windows-msvc",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    assert_eq!(targets, expected);
+    // Every target the install step maps a runner to is built.
+    let install = composite()["runs"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["id"] == "install")
+        .expect("install")["run"]
+        .as_str()
+        .expect("run")
+        .to_owned();
+    for t in &expected {
+        assert!(
+            install.contains(&format!("target={t}")),
+            "the action never installs {t}"
+        );
+    }
+    let text = read(".github/workflows/release.yml");
+    for needle in [
+        ".sha256",
+        "sha256.sum",
+        "actions/attest-build-provenance@",
+        "checksums/$version.sha256",
+    ] {
+        assert!(text.contains(needle), "release.yml lacks {needle}");
+    }
+    assert_eq!(doc["on"]["push"]["tags"][0], "v[0-9]+.[0-9]+.[0-9]+*");
 }
