@@ -1,5 +1,5 @@
 //! The validated settings of one eval run ([`EvalConfig`]): what `mf eval` flags and `mf ci`
-//! inputs turn into, checked once by [`EvalConfig::validate`]. The engine ([`super::evaluate`])
+//! inputs turn into, checked once by [`EvalConfig::validate`]. The engine (`eval::evaluate`)
 //! never sees a raw flag.
 //!
 //! The defaults here are the command line's defaults (`cli/eval.rs` and `cli/ci.rs` name these

@@ -1,5 +1,5 @@
 //! GitHub I/O only: reading the run's context and writing to GitHub's sinks. What goes where is
-//! decided by the `mf ci` pipeline ([`crate::ci::publish`]); nothing here computes a figure.
+//! decided by the `mf ci` pipeline (`ci::publish`); nothing here computes a figure.
 //!
 //! - [`event`]: the run's context from `GITHUB_*` variables and the event payload (pull request,
 //!   base and head commits, fork or not, run URL).

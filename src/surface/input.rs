@@ -1,7 +1,7 @@
 //! The surface a command was pointed at: files (each through its loader), folders (scanned),
 //! `http(s)://` MCP endpoints and one live server (`--stdio`, `--server`), merged in argument
 //! order into one [`Surface`]. The suite-aware default (`mf.suite.json`, else a scan of `.`)
-//! is one level up, in [`crate::suite::input`].
+//! is one level up, in `suite::input`.
 
 use std::path::Path;
 
