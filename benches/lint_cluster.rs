@@ -8,6 +8,11 @@
 //! descriptions (tool-specific words from a 2,000-word synthetic vocabulary plus one of eight
 //! stock phrases), parameters from a common pool, and 5% deliberate
 //! near-duplicates (a name qualifier and one description word changed).
+//!
+//! `-- --adversarial SIZE...`: the surface the lint must survive: 20 verbs × 30 nouns, every
+//! description 10–20 words drawn from a 50-word vocabulary, parameters from a pool of 8, so
+//! nearly every pair shares most of its text. `-- --near SIZE...`: SIZE near-identical tools
+//! (one description, names differing by a number) — one finding per pair would be n²/2.
 #![allow(clippy::print_stdout, clippy::unwrap_used)]
 
 use std::process::Command;
@@ -108,6 +113,55 @@ impl Rng {
     }
 }
 
+/// The adversarial surface (see the module docs).
+fn adversarial(n: usize) -> Surface {
+    let mut rng = Rng(0xA5A5_5A5A_1234_5678 ^ n as u64);
+    let vocab: Vec<String> = (0..50).map(word).collect();
+    let tools = (0..n)
+        .map(|i| {
+            let (verb, noun) = (VERBS[rng.next() % 20], NOUNS[rng.next() % 30]);
+            let mut d = format!("{} the {noun}", capitalize(verb));
+            for _ in 0..10 + rng.next() % 11 {
+                d.push(' ');
+                d.push_str(&vocab[rng.next() % 50]);
+            }
+            let mut props = Map::new();
+            for _ in 0..1 + rng.next() % 4 {
+                let (p, ty) = PARAMS[rng.next() % PARAMS.len().min(8)];
+                props.insert(p.to_owned(), json!({"type": ty}));
+            }
+            let mut t = Tool::named(
+                &format!("{verb}_{noun}_{i}"),
+                Origin::default(),
+                Confidence::High,
+            );
+            t.description = Some(d);
+            t.input_schema = Some(json!({"type": "object", "properties": props}));
+            t
+        })
+        .collect();
+    Surface {
+        tools,
+        skills: vec![],
+    }
+}
+
+/// `n` near-identical tools.
+fn near(n: usize) -> Surface {
+    let tools = (0..n)
+        .map(|i| {
+            let mut t = Tool::named(&format!("search_issues_{i}"), Origin::default(), Confidence::High);
+            t.description = Some("Search issues in a repository by keyword and label.".into());
+            t.input_schema = Some(json!({"type": "object", "properties": {"query": {"type": "string"}, "repo": {"type": "string"}}, "required": ["query"]}));
+            t
+        })
+        .collect();
+    Surface {
+        tools,
+        skills: vec![],
+    }
+}
+
 fn surface(n: usize) -> Surface {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
     let mut tools: Vec<Tool> = Vec::with_capacity(n);
@@ -194,6 +248,30 @@ fn peak_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// Lint and cluster only, on the adversarial or near-identical surface.
+fn run_hard(kind: &str, n: usize) {
+    let s = if kind == "near" {
+        near(n)
+    } else {
+        adversarial(n)
+    };
+    let t = Instant::now();
+    let report = cluster(&s, &ClusterOptions::default());
+    let clu = t.elapsed();
+    let t = Instant::now();
+    let findings = lint(&s, &LintOptions::default());
+    let lin = t.elapsed();
+    let pairs = findings.iter().filter(|f| f.pair.is_some()).count();
+    println!(
+        "{kind:>11} {n:>6} tools | cluster {:>8.1} ms ({} clusters) | lint {:>8.1} ms ({} findings, {pairs} pair findings) | peak {:.1} MiB",
+        clu.as_secs_f64() * 1e3,
+        report.summary.clusters,
+        lin.as_secs_f64() * 1e3,
+        findings.len(),
+        peak_kib() as f64 / 1024.0
+    );
+}
+
 fn run_one(n: usize) {
     let s = surface(n);
     let t = Instant::now();
@@ -257,9 +335,19 @@ fn main() {
         return;
     }
     if let Some(pos) = args.iter().position(|a| a == "--one") {
-        run_one(args[pos + 1].parse().unwrap());
+        match args.get(pos + 2).map(String::as_str) {
+            Some(kind @ ("adversarial" | "near")) => run_hard(kind, args[pos + 1].parse().unwrap()),
+            _ => run_one(args[pos + 1].parse().unwrap()),
+        }
         return;
     }
+    let kind = if args.iter().any(|a| a == "--adversarial") {
+        "adversarial"
+    } else if args.iter().any(|a| a == "--near") {
+        "near"
+    } else {
+        "default"
+    };
     let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() {
         vec![100, 1_000, 10_000]
@@ -269,7 +357,7 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     for n in sizes {
         let status = Command::new(&exe)
-            .args(["--one", &n.to_string()])
+            .args(["--one", &n.to_string(), kind])
             .status()
             .unwrap();
         assert!(status.success(), "size {n} failed");

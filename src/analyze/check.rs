@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::confusable::{ConfusablePair, Scorer};
 use super::similarity::{PairSimilarity, similar_pairs};
 use crate::report::check::*;
 use crate::report::lint::{Finding, Severity};
@@ -68,9 +69,41 @@ pub fn check(
         }
     }
 
-    let pairs: Vec<PairSimilarity> = similar_pairs(&all, options.threshold)
+    // The surface pair scorer (per-server name prefixes dropped) decides what warns; the
+    // lexical/structural/family similarity adds look-alikes it does not confirm, as info.
+    let groups: Vec<u32> = (0..all.len()).map(|i| u32::from(!is_new(i))).collect();
+    let confusable: Vec<ConfusablePair> = Scorer::grouped(&all, &groups)
+        .pairs()
         .into_iter()
         .filter(|p| is_new(p.a) != is_new(p.b))
+        .collect();
+    let confirmed: BTreeSet<(usize, usize)> = confusable.iter().map(|p| (p.a, p.b)).collect();
+    for p in &confusable {
+        let (n, o) = if is_new(p.a) {
+            (&all[p.a], &all[p.b])
+        } else {
+            (&all[p.b], &all[p.a])
+        };
+        if n.name == o.name {
+            continue; // already reported as check-name-taken
+        }
+        let terms = if p.shared.is_empty() {
+            String::new()
+        } else {
+            format!(" (shared: {})", p.shared.join(", "))
+        };
+        findings.push(finding(
+            Severity::Warn,
+            "check-confusable",
+            n,
+            Some(o),
+            format!("`{}` may be confused with installed `{}`: score {:.2}, {}{terms}.", n.name, o.name, p.score, p.relation.phrase()),
+            format!("Say in `{}`'s description when to use it instead of `{}`, or mount the two in different profiles.", n.name, o.name),
+        ));
+    }
+    let pairs: Vec<PairSimilarity> = similar_pairs(&all, options.threshold)
+        .into_iter()
+        .filter(|p| is_new(p.a) != is_new(p.b) && !confirmed.contains(&(p.a, p.b)))
         .collect();
     for p in &pairs {
         let (n, o) = if is_new(p.a) {
@@ -105,9 +138,13 @@ pub fn check(
     // at threshold, installed–installed links included).
     let all_pairs = similar_pairs(&all, options.threshold);
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); all.len()];
-    for p in &all_pairs {
-        adj[p.a].push(p.b);
-        adj[p.b].push(p.a);
+    for (a, b) in all_pairs
+        .iter()
+        .map(|p| (p.a, p.b))
+        .chain(confirmed.iter().copied())
+    {
+        adj[a].push(b);
+        adj[b].push(a);
     }
     let mut seen = vec![false; all.len()];
     let mut stack: Vec<usize> = (0..new.tools.len()).collect();

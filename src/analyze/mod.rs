@@ -4,6 +4,7 @@
 pub mod baseline;
 pub mod check;
 pub mod cluster;
+pub mod confusable;
 pub mod coverage;
 pub mod lint;
 pub mod similarity;

@@ -44,9 +44,19 @@ pub struct LintArgs {
     /// Write every current finding to FILE as a baseline (then exit 0).
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
-    /// Warn when the surface has more tools than this (compat default 6).
-    #[arg(long, value_name = "N", default_value_t = 6)]
+    /// Warn when the surface has more tools than this (default 20: OpenAI recommends fewer
+    /// than about 20 functions for accuracy). Not the eval budget (`mf eval --max-tools`).
+    #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_tools: usize,
+    /// Report only these rule codes or families (comma-separated; old codes are aliases).
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Drop these rule codes or families (comma-separated; old codes are aliases).
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Terminal output: print each finding's message and fix under its line.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Error when the surface's tools take more tokens than this.
     #[arg(long, value_name = "N")]
     pub max_context_tokens: Option<usize>,

@@ -3,7 +3,7 @@
 
 use crate::analyze::baseline::{self, Baseline};
 use crate::analyze::lint::report::build_report;
-use crate::analyze::lint::{LintOptions, lint, rules};
+use crate::analyze::lint::{LintOptions, lint, rules, select};
 use crate::cli::lint::{LintArgs, LintFormat};
 use crate::render::terminal::Style;
 use crate::report::lint::LintReport;
@@ -42,7 +42,7 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         profiles: suite.map(|s| s.profiles.clone()).unwrap_or_default(),
         ..LintOptions::default()
     };
-    let findings = lint(&input.surface, &options);
+    let findings = select(lint(&input.surface, &options), &args.select, &args.ignore);
     if let Some(path) = &args.write_baseline {
         let b = Baseline::from_findings(&findings);
         write(path, &render::json::to_string(&b))?;
@@ -88,7 +88,14 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
         write(p, &render::json::to_string(&report))?;
     }
     let text = match args.format {
-        LintFormat::Terminal => render::terminal::lint(&report, style),
+        LintFormat::Terminal => {
+            let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+            let view = render::terminal::LintView {
+                verbose: args.verbose,
+                width,
+            };
+            render::terminal::lint_with(&report, style, view)
+        }
         LintFormat::Json => render::json::to_string(&report),
         LintFormat::Sarif => render::sarif::lint(&report, &doc),
         LintFormat::Junit => junit(&report)?,

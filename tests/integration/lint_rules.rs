@@ -158,6 +158,7 @@ fn codes_are_unique_kebab_case_and_documented() {
         "descriptions",
         "injection",
         "overlap",
+        "params",
         "naming",
         "annotations",
         "headers",
@@ -188,10 +189,16 @@ fn codes_are_unique_kebab_case_and_documented() {
             .unwrap_or_else(|e| panic!("{}: example is not JSON: {e}", r.code));
         assert_eq!(find(r.code), Some(r));
     }
-    assert!(
-        find("pair-no-boundary").is_some(),
-        "compat code pair-no-boundary must exist"
-    );
+    // Old codes stay valid inside v1, as aliases of the merged pair family.
+    for (old, new) in [
+        ("pair-no-boundary", "confusable-pair"),
+        ("tool-overlap", "confusable-pair"),
+        ("tool-name-family", "confusable-pair"),
+        ("param-shape-overlap", "confusable-pair"),
+        ("tool-overlap-more", "confusable-pair-more"),
+    ] {
+        assert_eq!(find(old).map(|r| r.code), Some(new), "alias {old}");
+    }
     for family in families {
         assert!(
             RULES.iter().any(|r| r.family == family),
@@ -345,18 +352,54 @@ fn missing_description_is_a_warning_for_low_confidence_extraction() {
 
 #[test]
 fn nested_parameters_are_named_by_path() {
+    // A described parent documents its fields (the corpus labels nested fields under a
+    // described parent false); an undescribed one is reported with its fields, by path.
+    let params = |lines: Value| {
+        let f = lint_json(
+            json!({"tools": [{"name": "create_order", "description": "Create an order for a customer.", "inputSchema": {"type": "object", "properties": {
+                "customer": {"type": "string", "description": "Customer id."},
+                "lines": lines
+            }}}]}),
+        );
+        f.iter()
+            .filter(|f| f.code == "param-description-missing")
+            .filter_map(|f| f.param.clone())
+            .collect::<Vec<String>>()
+    };
+    let items = json!({"type": "object", "properties": {"sku": {"type": "string"}}});
+    assert!(
+        params(json!({"type": "array", "description": "Order lines.", "items": items})).is_empty()
+    );
+    assert_eq!(
+        params(json!({"type": "array", "items": items})),
+        ["lines", "lines[].sku"]
+    );
+}
+
+#[test]
+fn param_descriptions_are_found_through_branches_and_names() {
     let f = lint_json(
-        json!({"tools": [{"name": "create_order", "description": "Create an order for a customer.", "inputSchema": {"type": "object", "properties": {
-            "customer": {"type": "string", "description": "Customer id."},
-            "lines": {"type": "array", "description": "Order lines.", "items": {"type": "object", "properties": {"sku": {"type": "string"}}}}
+        json!({"tools": [{"name": "edit_cell", "description": "Edit one cell of a table.", "inputSchema": {"type": "object", "properties": {
+            "owner": {"type": "string"},
+            "value": {"anyOf": [{"type": "string", "description": "New text."}, {"type": "number"}]},
+            "row_index": {"type": "integer"},
+            "options": {"type": "object"},
+            "style": {"type": "string"}
         }}}]}),
     );
-    let params: Vec<&str> = f
+    let got: Vec<(&str, Severity)> = f
         .iter()
         .filter(|f| f.code == "param-description-missing")
-        .filter_map(|f| f.param.as_deref())
+        .map(|f| (f.param.as_deref().unwrap_or(""), f.severity))
         .collect();
-    assert_eq!(params, ["lines[].sku"]);
+    assert_eq!(
+        got,
+        [
+            ("options", Severity::Warn),
+            ("row_index", Severity::Warn),
+            ("style", Severity::Info)
+        ]
+    );
 }
 
 #[test]
@@ -389,44 +432,64 @@ fn ordinary_imperative_descriptions_are_not_injection() {
 }
 
 #[test]
-fn a_stated_boundary_quiets_pair_no_boundary() {
-    assert!(
-        similarity_available(),
-        "the similarity index must find the obvious pair"
-    );
+fn a_boundary_naming_the_other_tool_quiets_the_pair() {
     let pair = |extra: &str| {
         json!({"tools": [
             {"name": "search_issues", "description": format!("Search issues in a GitHub repository by keyword.{extra}")},
             {"name": "search_issue", "description": "Search issues in a GitHub repository by keywords."}
         ]})
     };
-    assert!(has(&lint_json(pair("")), "pair-no-boundary"));
-    assert!(!has(
-        &lint_json(pair(" Not for pull requests.")),
-        "pair-no-boundary"
-    ));
-    assert!(!has(
-        &lint_json(pair(" For one issue by number see search_issue.")),
-        "pair-no-boundary"
-    ));
+    let pairs = |v| {
+        lint_json(v)
+            .into_iter()
+            .filter(|f| f.code == "confusable-pair")
+            .count()
+    };
+    assert_eq!(pairs(pair("")), 1, "one finding per pair");
+    // A general limit does not say which of the two to pick: still reported (with a note).
+    assert_eq!(pairs(pair(" Not for pull requests.")), 1);
+    assert_eq!(pairs(pair(" For one issue by number see search_issue.")), 0);
 }
 
 #[test]
-fn overlap_lists_twenty_pairs_and_summarises_the_rest() {
-    assert!(
-        similarity_available(),
-        "the similarity index must find the obvious pair"
-    );
-    let f = lint_json(
-        serde_json::from_str(find("tool-overlap-more").expect("rule").example).expect("json"),
-    );
-    assert_eq!(f.iter().filter(|f| f.code == "tool-overlap").count(), 20);
+fn pair_findings_are_bounded_per_tool_and_per_report() {
+    let tools: Vec<Value> = (0..200)
+        .map(|i| json!({"name": format!("search_issues_{i}"), "description": "Search issues in a repository by keyword and label."}))
+        .collect();
+    let f = lint_json(json!({ "tools": tools }));
+    let pairs: Vec<&Finding> = f.iter().filter(|f| f.code == "confusable-pair").collect();
+    assert!(pairs.len() <= 30, "{}", pairs.len());
+    let mut per_tool = std::collections::BTreeMap::new();
+    for p in &pairs {
+        for n in p.pair.as_ref().expect("pair") {
+            *per_tool.entry(n.clone()).or_insert(0) += 1;
+        }
+    }
+    assert!(per_tool.values().all(|&c| c <= 5), "{per_tool:?}");
     let more = f
         .iter()
-        .find(|f| f.code == "tool-overlap-more")
+        .find(|f| f.code == "confusable-pair-more")
         .expect("summary");
-    assert!(more.message.starts_with("1 more"), "{}", more.message);
-    assert_eq!(more.severity, Severity::Warn);
+    assert_eq!(more.severity, Severity::Info);
+}
+
+#[test]
+fn opposite_actions_and_other_objects_are_not_confusable() {
+    let f = lint_json(json!({"tools": [
+        {"name": "add_item", "description": "Add an item to the cart."},
+        {"name": "delete_item", "description": "Delete an item from the cart."},
+        {"name": "start_server", "description": "Start the dev server."},
+        {"name": "stop_server", "description": "Stop the dev server."},
+        {"name": "create_issue", "description": "Create an issue in a repository."},
+        {"name": "create_branch", "description": "Create a branch in a repository."},
+        {"name": "list_issues", "description": "List issues in a repository."},
+        {"name": "search_issues", "description": "Find issues in a repository by keyword."}
+    ]}));
+    let pairs: Vec<&[String; 2]> = f.iter().filter_map(|f| f.pair.as_ref()).collect();
+    assert_eq!(
+        pairs,
+        [&["list_issues".to_owned(), "search_issues".to_owned()]]
+    );
 }
 
 #[test]

@@ -94,6 +94,18 @@ fn snapshot_terminal() {
 }
 
 #[test]
+fn snapshot_terminal_compact() {
+    // The default view: summary first, what to fix first, one line per finding, cut to width.
+    let view = lint_terminal::LintView {
+        verbose: false,
+        width: Some(100),
+    };
+    let text = lint_terminal::lint_with(&report(), Style { color: false }, view);
+    assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
+    insta::assert_snapshot!("terminal_compact", text);
+}
+
+#[test]
 fn snapshot_sarif() {
     settings().bind(|| insta::assert_snapshot!("sarif", sarif_text(&report())));
 }

@@ -84,6 +84,17 @@ const DESTRUCTIVE: &[&str] = &[
     "wipe",
 ];
 
+/// Leading name verbs that only read.
+const READING: &[&str] = &[
+    "get", "list", "search", "find", "read", "fetch", "query", "describe", "show", "view", "count",
+    "lookup", "inspect", "browse",
+];
+/// Name words that say a tool runs code or commands.
+const EXECUTING: &[&str] = &[
+    "exec", "execute", "eval", "evaluate", "shell", "bash", "command", "script", "sql", "code",
+    "process", "terminal",
+];
+
 /// Whether a tool comes from a format that carries MCP annotations.
 fn mcp_format(tool: &Tool) -> bool {
     matches!(
@@ -162,8 +173,53 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
                     "Set `destructiveHint: true` (the default) unless the operation is truly reversible; then say so in the description.".into(),
                 ));
         }
+        if hint("destructiveHint") == Some(true)
+            && hint("readOnlyHint") != Some(true)
+            && let Some(verb) = leading_verb(&facts.words, READING)
+            && !facts.words.iter().any(|w| MUTATING.contains(&w.as_str()))
+        {
+            out.push(tool_finding(
+                Severity::Warn,
+                "annotations-destructive-reader",
+                tool,
+                format!("`{}` is declared `destructiveHint: true`, but its name (`{verb}`) says it only reads; clients will ask for approval on every call.", tool.name),
+                "If it only reads, set `readOnlyHint: true` and drop `destructiveHint`; if it does change something, say what in the name and description.".into(),
+            ));
+        }
     }
+    dangerous_unannotated(input, out);
     coverage(input, annotated, out);
+}
+
+/// A destructive or code-running MCP tool (by its name) without any hint.
+fn dangerous_unannotated(input: &LintInput<'_>, out: &mut Vec<Finding>) {
+    for (tool, facts) in input.tools().iter().zip(input.facts) {
+        if !mcp_format(tool) {
+            continue;
+        }
+        let declares = tool
+            .annotations
+            .as_ref()
+            .and_then(Value::as_object)
+            .is_some_and(|m| HINTS.iter().any(|h| m.contains_key(*h)));
+        if declares {
+            continue;
+        }
+        let why = if let Some(verb) = leading_verb(&facts.words, DESTRUCTIVE) {
+            format!("its name (`{verb}`) says it destroys data")
+        } else if let Some(w) = facts.words.iter().find(|w| EXECUTING.contains(&w.as_str())) {
+            format!("its name (`{w}`) says it runs code or commands")
+        } else {
+            continue;
+        };
+        out.push(tool_finding(
+            Severity::Warn,
+            "annotations-dangerous-unannotated",
+            tool,
+            format!("`{}` declares no annotation hints, and {why}; clients that trust hints cannot tell it needs a human's approval.", tool.name),
+            "Declare `destructiveHint: true` (and `readOnlyHint: false`, `openWorldHint` as it is) so clients ask before running it.".into(),
+        ));
+    }
 }
 
 fn key_problems(tool: &Tool, map: &Map<String, Value>, out: &mut Vec<Finding>) {

@@ -66,7 +66,7 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             ));
         } else {
             let n = text.chars().count();
-            if n < min {
+            if n < min && !says_action_and_object(text) {
                 out.push(tool_finding(
                     Severity::Warn,
                     "description-too-short",
@@ -117,6 +117,26 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// A short description that names an action and an object (`Navigate to a URL`) is complete
+/// when the schema fills in the rest.
+fn says_action_and_object(text: &str) -> bool {
+    let words: Vec<String> = crate::surface::terms::name_tokens(text)
+        .into_iter()
+        .filter(|w| {
+            w.len() > 1
+                && !matches!(
+                    w.as_str(),
+                    "the" | "to" | "an" | "of" | "for" | "in" | "on" | "by" | "with" | "from"
+                )
+        })
+        .collect();
+    words.len() >= 2
+        && words.first().is_some_and(|w| {
+            crate::analyze::confusable::verb_group(&crate::surface::terms::stem(w)).is_some()
+                || w.ends_with('s')
+        })
+}
+
 fn is_generic(words: &[String]) -> bool {
     !words.is_empty()
         && words.iter().all(|w| {
@@ -125,34 +145,258 @@ fn is_generic(words: &[String]) -> bool {
         })
 }
 
-/// Report parameters (nested ones as dotted paths, array items as `name[]`) without a description.
+/// Parameter names that say what to send (one token, or the last token of a longer name).
+const SELF_EXPLAINING: &[&str] = &[
+    "id",
+    "ids",
+    "uuid",
+    "owner",
+    "repo",
+    "repository",
+    "org",
+    "organization",
+    "page",
+    "limit",
+    "offset",
+    "cursor",
+    "query",
+    "q",
+    "url",
+    "uri",
+    "path",
+    "paths",
+    "name",
+    "names",
+    "title",
+    "text",
+    "content",
+    "body",
+    "message",
+    "email",
+    "username",
+    "user",
+    "filename",
+    "file",
+    "filepath",
+    "dir",
+    "directory",
+    "branch",
+    "tag",
+    "tags",
+    "label",
+    "labels",
+    "description",
+    "key",
+    "value",
+    "values",
+    "comment",
+    "note",
+    "password",
+    "token",
+    "count",
+    "size",
+    "width",
+    "height",
+    "color",
+    "colour",
+    "font",
+    "bold",
+    "italic",
+    "underline",
+    "language",
+    "lang",
+    "timeout",
+    "enabled",
+    "recursive",
+    "force",
+    "verbose",
+    "sheet",
+    "range",
+    "data",
+    "fields",
+    "field",
+    "sort",
+    "order",
+    "direction",
+    "type",
+    "format",
+    "code",
+    "city",
+    "country",
+    "date",
+    "time",
+    "start_date",
+    "end_date",
+    "search",
+    "keyword",
+    "keywords",
+    "pattern",
+    "command",
+    "args",
+    "arguments",
+    "env",
+    "workspace",
+    "project",
+    "slug",
+    "author",
+    "subject",
+    "to",
+    "from",
+    "cc",
+    "bcc",
+    "channel",
+    "thread",
+    "reply",
+    "status",
+    "state",
+    "priority",
+    "assignee",
+    "assignees",
+    "milestone",
+    "sha",
+    "ref",
+    "base",
+    "head",
+    "title",
+    "summary",
+    "version",
+];
+
+/// Last name tokens that make an integer an index or position whose base (0 or 1) and end
+/// (inclusive or not) a model must guess.
+const INDEX_WORDS: &[&str] = &[
+    "index", "idx", "position", "pos", "row", "col", "column", "start", "end", "line",
+];
+
+/// Whether a schema (or one of its `anyOf`/`oneOf`/`allOf` branches) carries a description,
+/// or is a `$ref` (documented where it is defined).
+fn has_description(prop: &Value) -> bool {
+    if prop.get("$ref").is_some() {
+        return true;
+    }
+    let own = ["description", "title"].iter().any(|k| {
+        prop.get(*k)
+            .and_then(Value::as_str)
+            .is_some_and(|d| !d.trim().is_empty())
+    });
+    own || ["anyOf", "oneOf", "allOf"].iter().any(|k| {
+        prop.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|bs| bs.iter().any(has_description))
+    })
+}
+
+fn type_of(prop: &Value) -> Vec<&str> {
+    let mut out: Vec<&str> = match prop.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for k in ["anyOf", "oneOf"] {
+        for b in prop.get(k).and_then(Value::as_array).into_iter().flatten() {
+            out.extend(type_of(b));
+        }
+    }
+    out
+}
+
+/// Why an undescribed parameter leaves a model guessing, when the schema shows it: an index
+/// with no stated base, or a free-form object with no stated shape.
+fn guess_needed(path: &str, prop: &Value) -> Option<&'static str> {
+    let leaf = path.rsplit(['.', '[']).next().unwrap_or(path);
+    let tokens = crate::surface::terms::name_tokens(leaf);
+    let types = type_of(prop);
+    let numeric = types.iter().any(|t| matches!(*t, "integer" | "number"));
+    if numeric
+        && prop.get("minimum").is_none()
+        && tokens
+            .last()
+            .is_some_and(|t| INDEX_WORDS.contains(&t.as_str()))
+    {
+        return Some(
+            "an index or position whose base (0 or 1) and end (inclusive or not) are not said",
+        );
+    }
+    let free_object = types.contains(&"object")
+        && prop.get("properties").is_none()
+        && prop.get("additionalProperties").is_none_or(|a| {
+            a.as_bool().unwrap_or(false) || a.as_object().is_some_and(|o| o.is_empty())
+        });
+    if free_object {
+        return Some("a free-form object whose keys and values are not said");
+    }
+    None
+}
+
+/// Whether a parameter name explains itself (`owner`, `repo`, `page`, `file_path`).
+fn self_explaining(path: &str) -> bool {
+    let leaf = path.rsplit(['.', '[']).next().unwrap_or(path);
+    let tokens = crate::surface::terms::name_tokens(leaf);
+    let joined = tokens.join("_");
+    SELF_EXPLAINING.contains(&joined.as_str())
+        || tokens.last().is_some_and(|t| {
+            SELF_EXPLAINING.contains(&t.as_str()) && !INDEX_WORDS.contains(&t.as_str())
+        })
+}
+
+/// Report parameters (nested ones as dotted paths, array items as `name[]`) without a
+/// description, looked up through `anyOf`/`oneOf`/`allOf` and `$ref`. Not reported: names that
+/// explain themselves, parameters the tool description names, fields of a described parent.
+/// Warn when the schema shows a model must guess (an index with no base, a free-form object),
+/// info otherwise.
 fn undescribed_params(tool: &Tool, out: &mut Vec<Finding>) {
     let Some(schema) = tool.input_schema.as_ref() else {
         return;
     };
-    let mut missing = Vec::new();
+    let text = tool.description.as_deref().unwrap_or("").to_lowercase();
+    let mentioned = |leaf: &str| {
+        let l = leaf.to_lowercase();
+        l.len() > 2
+            && text.match_indices(&l).any(|(i, _)| {
+                let before = text[..i].chars().next_back();
+                let after = text[i + l.len()..].chars().next();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+    };
+    let mut missing: Vec<(String, Severity, &'static str)> = Vec::new();
     super::visit_params(schema, &mut |path, prop| {
-        // A `$ref` (left in place) or a boolean schema documents itself elsewhere.
-        if !prop.is_object() || prop.get("$ref").is_some() {
+        if !prop.is_object() {
             return false;
         }
-        let described = prop
-            .get("description")
-            .and_then(Value::as_str)
-            .is_some_and(|d| !d.trim().is_empty());
-        if !described {
-            missing.push(path.to_owned());
+        if has_description(prop) {
+            // A described parent documents its fields.
+            return false;
         }
+        let leaf = path
+            .rsplit(['.', '['])
+            .next()
+            .unwrap_or(path)
+            .trim_end_matches(']');
+        let why = guess_needed(path, prop);
+        if why.is_none() && (self_explaining(path) || mentioned(leaf)) {
+            return true;
+        }
+        let severity = if why.is_some() && !mentioned(leaf) {
+            Severity::Warn
+        } else {
+            Severity::Info
+        };
+        missing.push((
+            path.to_owned(),
+            severity,
+            why.unwrap_or("its meaning and format must be guessed from the name"),
+        ));
         true
     });
-    for path in missing {
+    for (path, severity, why) in missing {
         out.push(with_param(
             tool_finding(
-                Severity::Warn,
+                severity,
                 "param-description-missing",
                 tool,
-                format!("Parameter `{path}` of `{}` has no description; the model must guess its format and meaning.", tool.name),
-                "Add a `description` saying what the value is, its format or units, and an example.".into(),
+                format!("Parameter `{path}` of `{}` has no description: {why}.", tool.name),
+                "Add a `description` saying what the value is, its format or units (an index: 0- or 1-based), and an example.".into(),
             ),
             &path,
         ));

@@ -1,10 +1,11 @@
 //! `mf lint`: rule families over a surface (BEHAVIOR §2.1). Each family is a file with a
 //! `check(&LintInput, &mut Vec<Finding>)`; the rule registry ([`rules`]) documents every code.
 //!
-//! [`lint`] normalizes the surface once, computes the similar pairs once (through the
-//! similarity index, never an all-pairs loop here) and the per-tool data every family reads
-//! ([`ToolFacts`]), runs the families and sorts the findings: severity (errors first), code,
-//! subject (tool, pair or skill), parameter, message.
+//! [`lint`] normalizes the surface once, computes the confusable pairs once (through the
+//! surface pair scorer, [`crate::analyze::confusable`], never an all-pairs loop here) and the
+//! per-tool data every family reads ([`ToolFacts`]), runs the families and sorts the findings:
+//! severity (errors first), code, subject (tool, pair or skill), parameter, message — except
+//! `confusable-pair` findings, which keep the scorer's order (strongest first).
 
 mod annotations;
 mod budget;
@@ -13,6 +14,7 @@ mod headers;
 mod injection;
 mod naming;
 mod overlap;
+mod params;
 mod profiles;
 pub mod report;
 pub mod rules;
@@ -23,7 +25,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::analyze::similarity::{PairSimilarity, similar_pairs};
+use crate::analyze::confusable::{ConfusablePair, confusable_pairs};
 use crate::report::lint::{Finding, Severity, Subject};
 use crate::surface::normalize::{Normalized, normalize_surface};
 use crate::surface::{Skill, Surface, Tool};
@@ -33,15 +35,11 @@ pub const OVERLAP_WARN: f64 = 0.6;
 /// Lexical score at or above which a pair is reported as info (compat).
 pub const OVERLAP_INFO: f64 = 0.4;
 
-/// Above this many tools, pairs are computed from [`OVERLAP_WARN`] up only: the info tier
-/// (lexical 0.4–0.6) and weak parameter-shape matches grow quadratically on large surfaces of
-/// look-alike tools, and every other rule needs 0.6 or more.
-pub const INFO_PAIRS_MAX_TOOLS: usize = 2_000;
-
 /// What the rules may be configured with. Built once from flags or the suite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LintOptions {
-    /// Warn when the surface has more tools than this (compat default 6).
+    /// Warn when the surface has more tools than this (default 20: providers document choice
+    /// accuracy dropping past about 20 functions).
     pub max_tools: usize,
     /// Error when the whole surface counts more tokens than this.
     pub max_context_tokens: Option<usize>,
@@ -56,7 +54,7 @@ pub struct LintOptions {
 impl Default for LintOptions {
     fn default() -> Self {
         LintOptions {
-            max_tools: 6,
+            max_tools: 20,
             max_context_tokens: None,
             max_tool_tokens: None,
             min_description_chars: 20,
@@ -83,9 +81,8 @@ pub struct LintInput<'a> {
     pub normalized: &'a Normalized,
     /// Options.
     pub options: &'a LintOptions,
-    /// Pairs of `raw.tools` indices with a similarity score ≥ [`OVERLAP_INFO`] (≥ [`OVERLAP_WARN`]
-    /// above [`INFO_PAIRS_MAX_TOOLS`] tools), sorted by `(a, b)`.
-    pub pairs: &'a [PairSimilarity],
+    /// The confusable pairs of `raw.tools` indices, strongest first.
+    pub pairs: &'a [ConfusablePair],
     /// One entry per tool, same order as `raw.tools`.
     pub facts: &'a [ToolFacts],
 }
@@ -112,12 +109,7 @@ pub fn fails(finding: &Finding, fail_on: Option<Severity>) -> bool {
 pub fn lint(surface: &Surface, options: &LintOptions) -> Vec<Finding> {
     let normalized = normalize_surface(surface);
     let tools = &normalized.surface.tools;
-    let min = if tools.len() > INFO_PAIRS_MAX_TOOLS {
-        OVERLAP_WARN
-    } else {
-        OVERLAP_INFO
-    };
-    let pairs = similar_pairs(tools, min);
+    let pairs = confusable_pairs(tools);
     let facts: Vec<ToolFacts> = normalized.surface.tools.iter().map(tool_facts).collect();
     let input = LintInput {
         raw: surface,
@@ -132,6 +124,7 @@ pub fn lint(surface: &Surface, options: &LintOptions) -> Vec<Finding> {
     descriptions::check(&input, &mut out);
     injection::check(&input, &mut out);
     overlap::check(&input, &mut out);
+    params::check(&input, &mut out);
     naming::check(&input, &mut out);
     annotations::check(&input, &mut out);
     headers::check(&input, &mut out);
@@ -145,16 +138,43 @@ pub fn lint(surface: &Surface, options: &LintOptions) -> Vec<Finding> {
     out
 }
 
-/// Sort findings: severity (errors first), code, subject, param, message.
+/// Keep the findings `select` names (all when empty) and drop those `ignore` names; each entry
+/// is a rule code (aliases resolve to their current code) or a family.
+pub fn select(findings: Vec<Finding>, select: &[String], ignore: &[String]) -> Vec<Finding> {
+    let hits = |names: &[String], f: &Finding| {
+        let family = rules::find(&f.code).map(|r| r.family);
+        names.iter().any(|n| {
+            let n = n.trim();
+            rules::canonical(n) == f.code || family == Some(n)
+        })
+    };
+    findings
+        .into_iter()
+        .filter(|f| (select.is_empty() || hits(select, f)) && !hits(ignore, f))
+        .collect()
+}
+
+/// Sort findings by what to fix first: severity (errors first), then `confusable-pair` before
+/// other codes, code, subject, param, message; `confusable-pair` findings keep their given
+/// order (the scorer's, strongest first: the sort is stable).
 pub fn sort_findings(findings: &mut [Finding]) {
     findings.sort_by(|x, y| {
+        let ranked = x.code == overlap::PAIR_CODE && y.code == overlap::PAIR_CODE;
         y.severity
             .cmp(&x.severity)
+            .then_with(|| (x.code != overlap::PAIR_CODE).cmp(&(y.code != overlap::PAIR_CODE)))
             .then_with(|| x.code.cmp(&y.code))
-            .then_with(|| subject_key(x).cmp(&subject_key(y)))
-            .then_with(|| x.param.cmp(&y.param))
-            .then_with(|| x.message.cmp(&y.message))
-            .then_with(|| x.line.cmp(&y.line))
+            .then_with(|| {
+                if ranked {
+                    std::cmp::Ordering::Equal
+                } else {
+                    subject_key(x)
+                        .cmp(&subject_key(y))
+                        .then_with(|| x.param.cmp(&y.param))
+                        .then_with(|| x.message.cmp(&y.message))
+                        .then_with(|| x.line.cmp(&y.line))
+                }
+            })
     });
 }
 

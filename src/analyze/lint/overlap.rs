@@ -1,33 +1,28 @@
-//! Overlap family: tools a model may confuse. Lexical overlap (compat: trigram Dice over name
-//! words + description, warn ≥ 0.6, info ≥ 0.4, the 20 strongest pairs listed and the rest
-//! summarised), parameter-shape overlap (same arguments, different-looking text), and
-//! `tool-name-family`: tools whose names share distinctive words (read_file / read_text_file)
-//! while their descriptions read differently, and `pair-no-boundary`: a confusable pair (lexical ≥ 0.6) where neither description says when
-//! not to use it or names the other tool.
+//! Overlap family: tools a model may confuse, one finding per pair (`confusable-pair`), from
+//! the surface pair scorer ([`crate::analyze::confusable`]): action and object read from the
+//! names, text weighted by how rare a word is on this surface, parameter shape. The finding
+//! carries the boundary advice; pairs whose descriptions name each other are already dropped
+//! by the scorer. Pairs come strongest first; each tool is named in at most
+//! [`MAX_PAIRS_PER_TOOL`] pair findings and a report lists at most [`MAX_LISTED_PAIRS`]; one
+//! `confusable-pair-more` finding counts the rest.
 //!
-//! Pairs come from the similarity index computed once in [`super::lint`]; nothing here loops
-//! over all pairs of tools.
+//! The codes this family used before (`tool-overlap`, `pair-no-boundary`, `tool-name-family`,
+//! `param-shape-overlap`, `tool-overlap-more`) are aliases of these two inside v1
+//! ([`super::rules::ALIASES`]).
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{LintInput, OVERLAP_INFO, OVERLAP_WARN, pair_finding, surface_finding};
-use crate::analyze::similarity::PairSimilarity;
+use super::{LintInput, pair_finding, surface_finding};
 use crate::report::lint::{Finding, Severity};
 
-/// Pairs listed individually per kind (compat: top 20).
-pub const MAX_LISTED_PAIRS: usize = 20;
-/// Parameter-shape similarity at or above which two tools "take the same arguments". The
-/// structural score is smoothed (see `similarity`): 0.6 needs about three shared required
-/// parameters, so one shared `path` never triggers it.
-pub const STRUCTURAL_OVERLAP: f64 = 0.6;
-/// Family (shared distinctive name words, IDF-weighted) similarity at or above which two tools
-/// are a name family a model may confuse even when their descriptions read differently — the
-/// cluster threshold.
-pub const FAMILY_OVERLAP: f64 = 0.5;
-/// A name family whose tools also take alike arguments (structural ≥ this) is a warning.
-pub const FAMILY_SAME_ARGS: f64 = 0.5;
+/// The pair finding's code.
+pub const PAIR_CODE: &str = "confusable-pair";
+/// Pair findings listed per report.
+pub const MAX_LISTED_PAIRS: usize = 30;
+/// Pair findings naming one tool.
+pub const MAX_PAIRS_PER_TOOL: usize = 5;
 
 /// Phrases that mark a description as stating its boundary.
 static BOUNDARY: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -58,164 +53,63 @@ pub fn has_boundary_phrase(description: &str) -> bool {
     })
 }
 
-/// Whether a pair is confusable enough to need a boundary (and to matter across profiles).
-pub fn confusable(pair: &PairSimilarity) -> bool {
-    pair.lexical >= OVERLAP_WARN
-}
-
 /// Run the overlap family.
 pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
     let tools = input.tools();
-    let by_lexical = ranked(input.pairs, |p| p.lexical >= OVERLAP_INFO, |p| p.lexical);
-    let by_shape = ranked(
-        input.pairs,
-        |p| {
-            p.structural >= STRUCTURAL_OVERLAP
-                && p.lexical < OVERLAP_INFO
-                && !tools[p.a].parameter_names().is_empty()
-                && !tools[p.b].parameter_names().is_empty()
-        },
-        |p| p.structural,
-    );
-    let by_family = ranked(
-        input.pairs,
-        |p| p.family >= FAMILY_OVERLAP && p.lexical < OVERLAP_INFO,
-        |p| p.family.max(p.structural),
-    );
-    for p in by_family.iter().take(MAX_LISTED_PAIRS) {
+    let mut per_tool = vec![0usize; tools.len()];
+    let (mut listed, mut hidden) = (0usize, 0usize);
+    for p in input.pairs {
+        if listed >= MAX_LISTED_PAIRS
+            || per_tool[p.a] >= MAX_PAIRS_PER_TOOL
+            || per_tool[p.b] >= MAX_PAIRS_PER_TOOL
+        {
+            hidden += 1;
+            continue;
+        }
+        per_tool[p.a] += 1;
+        per_tool[p.b] += 1;
+        listed += 1;
         let (a, b) = (&tools[p.a], &tools[p.b]);
-        use crate::surface::terms::{name_tokens, stem};
-        let stems_b: Vec<String> = name_tokens(&b.name).iter().map(|w| stem(w)).collect();
-        let words: Vec<String> = name_tokens(&a.name)
-            .into_iter()
-            .filter(|w| stems_b.contains(&stem(w)))
-            .collect();
-        let same_args = p.structural >= FAMILY_SAME_ARGS;
+        let shared = if p.shared.is_empty() {
+            String::new()
+        } else {
+            format!("; shared terms: {}", p.shared.join(", "))
+        };
+        let hedge = if has_boundary_phrase(&input.facts[p.a].description)
+            || has_boundary_phrase(&input.facts[p.b].description)
+        {
+            " A description states a limit, but neither names the other tool."
+        } else {
+            ""
+        };
         out.push(pair_finding(
-            if same_args { Severity::Warn } else { Severity::Info },
-            "tool-name-family",
+            Severity::Warn,
+            PAIR_CODE,
             a,
             b,
             format!(
-                "`{}` and `{}` share the name words `{}` (family similarity {:.2}){}; a model choosing by name may call one for the other.",
+                "`{}` and `{}` may be confused (score {:.2}: {}; text {:.2}, parameters {:.2}{shared}).{hedge}",
                 a.name,
                 b.name,
-                words.join(" "),
-                p.family,
-                if same_args { format!(" and take alike arguments (parameter similarity {:.2})", p.structural) } else { String::new() }
+                p.score,
+                p.relation.phrase(),
+                p.text,
+                p.shape,
             ),
             format!(
-                "Say in each description when to use it rather than the other (e.g. \"for … use `{}`\"); if one is a deprecated alias, stop serving it.",
+                "Say in each description when to use it and name the other (e.g. \"for … use `{}` instead\"), or merge the two into one tool with a parameter.",
                 b.name
             ),
         ));
     }
-    for p in by_lexical.iter().take(MAX_LISTED_PAIRS) {
-        let (a, b) = (&tools[p.a], &tools[p.b]);
-        let severity = if p.lexical >= OVERLAP_WARN {
-            Severity::Warn
-        } else {
-            Severity::Info
-        };
-        out.push(pair_finding(
-            severity,
-            "tool-overlap",
-            a,
-            b,
-            format!(
-                "`{}` and `{}` read alike (lexical similarity {:.2}{}); a model may call one for the other.",
-                a.name,
-                b.name,
-                p.lexical,
-                shared(p)
-            ),
-            "Make names and descriptions say what differs (object, scope, side effects), or merge them into one tool with a parameter.".into(),
-        ));
-    }
-    for p in by_shape.iter().take(MAX_LISTED_PAIRS) {
-        let (a, b) = (&tools[p.a], &tools[p.b]);
-        out.push(pair_finding(
-            Severity::Info,
-            "param-shape-overlap",
-            a,
-            b,
-            format!(
-                "`{}` and `{}` take the same arguments (parameter similarity {:.2}); only their names and descriptions tell them apart.",
-                a.name, b.name, p.structural
-            ),
-            "Check that each description states what it does differently; if they differ only by mode, consider one tool with an enum parameter.".into(),
-        ));
-    }
-    let hidden: Vec<&&PairSimilarity> = by_lexical
-        .iter()
-        .skip(MAX_LISTED_PAIRS)
-        .chain(by_shape.iter().skip(MAX_LISTED_PAIRS))
-        .chain(by_family.iter().skip(MAX_LISTED_PAIRS))
-        .collect();
-    if !hidden.is_empty() {
-        let warn = hidden.iter().filter(|p| p.lexical >= OVERLAP_WARN).count();
+    if hidden > 0 {
         out.push(surface_finding(
-            if warn > 0 { Severity::Warn } else { Severity::Info },
-            "tool-overlap-more",
+            Severity::Info,
+            "confusable-pair-more",
             format!(
-                "{} more overlapping pairs are not listed ({warn} at warning level); only the {MAX_LISTED_PAIRS} strongest of each kind are shown.",
-                hidden.len()
+                "{hidden} more confusable pairs are not listed (at most {MAX_PAIRS_PER_TOOL} per tool, {MAX_LISTED_PAIRS} per report, strongest first)."
             ),
-            "Run `mf cluster` to see every group of similar tools, and fix the strongest pairs first.".into(),
-        ));
-    }
-    no_boundary(input, out);
-}
-
-fn ranked(
-    pairs: &[PairSimilarity],
-    keep: impl Fn(&PairSimilarity) -> bool,
-    key: impl Fn(&PairSimilarity) -> f64,
-) -> Vec<&PairSimilarity> {
-    let mut v: Vec<&PairSimilarity> = pairs.iter().filter(|p| keep(p)).collect();
-    v.sort_by(|x, y| {
-        key(y)
-            .total_cmp(&key(x))
-            .then_with(|| (x.a, x.b).cmp(&(y.a, y.b)))
-    });
-    v
-}
-
-fn shared(p: &PairSimilarity) -> String {
-    if p.shared_terms.is_empty() {
-        return String::new();
-    }
-    let terms: Vec<&str> = p.shared_terms.iter().take(6).map(String::as_str).collect();
-    format!("; shared terms: {}", terms.join(", "))
-}
-
-fn no_boundary(input: &LintInput<'_>, out: &mut Vec<Finding>) {
-    let tools = input.tools();
-    let mut phrase: Vec<Option<bool>> = vec![None; tools.len()];
-    let mut stated = |i: usize| {
-        *phrase[i].get_or_insert_with(|| has_boundary_phrase(&input.facts[i].description))
-    };
-    for p in input.pairs.iter().filter(|p| confusable(p)) {
-        let (a, b) = (&tools[p.a], &tools[p.b]);
-        let names_other = input.facts[p.a]
-            .description
-            .contains(&b.name.to_lowercase())
-            || input.facts[p.b]
-                .description
-                .contains(&a.name.to_lowercase());
-        if names_other || stated(p.a) || stated(p.b) {
-            continue;
-        }
-        out.push(pair_finding(
-            Severity::Warn,
-            "pair-no-boundary",
-            a,
-            b,
-            format!(
-                "`{}` and `{}` are easy to confuse (similarity {:.2}) and neither description says when not to use it or names the other.",
-                a.name, b.name, p.lexical
-            ),
-            format!("Add a boundary to one description, e.g. \"Use for …; for … use `{}` instead.\"", b.name),
+            "Fix the listed pairs first, then run `mf cluster` to see every group of similar tools; merge near-identical tools behind a parameter.".into(),
         ));
     }
 }

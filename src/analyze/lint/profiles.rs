@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::overlap::confusable;
 use super::{LintInput, OVERLAP_WARN, pair_finding, skill_finding, surface_finding};
 use crate::analyze::similarity::similar_pairs;
 use crate::report::lint::{Finding, Severity, Subject};
@@ -54,7 +53,7 @@ fn profiles(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         f.tool = Some(name.to_owned());
         out.push(f);
     }
-    for p in input.pairs.iter().filter(|p| confusable(p)) {
+    for p in input.pairs {
         let (a, b) = (&tools[p.a], &tools[p.b]);
         let (Some(pa), Some(pb)) = (
             member_of.get(a.name.as_str()),
@@ -78,7 +77,7 @@ fn profiles(input: &LintInput<'_>, out: &mut Vec<Finding>) {
                 quote_all(&pa),
                 b.name,
                 quote_all(&pb),
-                p.lexical
+                p.score
             ),
             "Put both tools in the same profile, or make their descriptions distinct enough to stand alone.".into(),
         ));

@@ -30,7 +30,26 @@ pub struct Rule {
 
 /// The rule with this code.
 pub fn find(code: &str) -> Option<&'static Rule> {
+    let code = canonical(code);
     RULES.iter().find(|r| r.code == code)
+}
+
+/// Old codes kept as aliases inside v1: `(old, current)`. `--explain`, `--select` and
+/// `--ignore` accept either.
+pub static ALIASES: &[(&str, &str)] = &[
+    ("tool-overlap", "confusable-pair"),
+    ("pair-no-boundary", "confusable-pair"),
+    ("tool-name-family", "confusable-pair"),
+    ("param-shape-overlap", "confusable-pair"),
+    ("tool-overlap-more", "confusable-pair-more"),
+];
+
+/// The current code for `code` (itself unless it is an alias).
+pub fn canonical(code: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(old, _)| *old == code)
+        .map_or(code, |(_, new)| new)
 }
 
 const fn rule(
@@ -92,7 +111,7 @@ pub static RULES: &[Rule] = &[
         "too-many-tools",
         "surface",
         W,
-        "The surface has more tools than `--max-tools` (default 6); choice accuracy drops as lists grow.",
+        "The surface has more tools than `--max-tools` (default 20; OpenAI recommends fewer than about 20 functions for accuracy); choice accuracy drops as lists grow.",
         r#"{"tools": [{"name": "a1"}, {"name": "b2"}, {"name": "c3"}], "options": {"maxTools": 2}}"#,
         "Split tools into profiles, merge tools that differ by a parameter, or raise `--max-tools`.",
     ),
@@ -174,7 +193,7 @@ pub static RULES: &[Rule] = &[
         "description-too-short",
         "descriptions",
         W,
-        "A description is shorter than `min_description_chars` (20, compat).",
+        "A description is shorter than `min_description_chars` (20) and does not name an action and an object (\"Navigate to a URL\" with a `url` parameter is complete).",
         r#"{"tools": [{"name": "get_weather", "description": "Weather.", "inputSchema": {"type": "object"}}]}"#,
         "Write one or two sentences: action, object, result, and when to use it.",
     ),
@@ -190,9 +209,33 @@ pub static RULES: &[Rule] = &[
         "param-description-missing",
         "descriptions",
         W,
-        "A parameter (nested: dotted path, array items: `name[]`) has no description.",
-        r#"{"tools": [{"name": "get_weather", "description": "Look up the weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]}"#,
+        "A parameter (nested: dotted path, array items: `name[]`) has no description, looked up through anyOf/oneOf/allOf and $ref. Not reported: self-explaining names (id, owner, repo, page, limit, offset, query, url, path, name …), parameters the tool description names, fields of a described parent. Warn when the schema shows a model must guess (an integer index or position without a `minimum`, a free-form object), info otherwise.",
+        r#"{"tools": [{"name": "delete_paragraph", "description": "Delete one paragraph of a Word document.", "inputSchema": {"type": "object", "properties": {"filename": {"type": "string"}, "paragraph_index": {"type": "integer"}}}}]}"#,
         "Describe the value: meaning, format or units, an example.",
+    ),
+    rule(
+        "param-required-with-default",
+        "params",
+        W,
+        "A required parameter has a `default`: a model must always send it, so the default never applies.",
+        r#"{"tools": [{"name": "list_issues", "description": "List issues of a repository.", "inputSchema": {"type": "object", "properties": {"state": {"type": "string", "enum": ["open", "closed"], "default": "open", "description": "Issue state."}}, "required": ["state"]}}]}"#,
+        "Drop it from `required` if the default is safe, or drop the default.",
+    ),
+    rule(
+        "description-unknown-param",
+        "params",
+        W,
+        "A description names (in backticks, as an argument: \"pass `x`\", \"the `x` parameter\") a parameter the schema does not have.",
+        r#"{"tools": [{"name": "list_issues", "description": "List issues. Pass `per_page` to change the page size.", "inputSchema": {"type": "object", "properties": {"perPage": {"type": "integer", "description": "Page size."}}}}]}"#,
+        "Use the schema's parameter name in the text, or add the parameter.",
+    ),
+    rule(
+        "param-name-drift",
+        "params",
+        W,
+        "One parameter concept is spelled differently across one server's tools (`perPage` / `per_page`, `query` / `q`).",
+        r#"{"tools": [{"name": "list_issues", "description": "List issues.", "inputSchema": {"type": "object", "properties": {"perPage": {"type": "integer", "description": "Page size."}}}}, {"name": "list_pulls", "description": "List pull requests.", "inputSchema": {"type": "object", "properties": {"per_page": {"type": "integer", "description": "Page size."}}}}]}"#,
+        "Use one spelling for one concept across every tool of the server.",
     ),
     rule(
         "name-generic",
@@ -229,44 +272,20 @@ pub static RULES: &[Rule] = &[
     ),
     // overlap
     rule(
-        "tool-overlap",
+        "confusable-pair",
         "overlap",
         W,
-        "Two tools read alike: lexical similarity ≥ 0.6 (warn) or ≥ 0.4 (info), compat; the 20 strongest pairs are listed.",
-        r#"{"tools": [{"name": "search_issues", "description": "Search issues in a GitHub repository by keyword."}, {"name": "search_issue", "description": "Search issues in a GitHub repository by keywords."}]}"#,
-        "Make names and descriptions say what differs, or merge the tools into one with a parameter.",
+        "Two tools a model may confuse, one finding per pair, strongest first: the same (or a synonym) action on the same object, a bare action next to a specific one, or matching schemas / near-identical descriptions; words most tools share weigh nothing, opposite actions never match, pairs whose descriptions name each other are skipped. At most 5 per tool and 30 per report (aliases: tool-overlap, pair-no-boundary, tool-name-family, param-shape-overlap).",
+        r#"{"tools": [{"name": "list_issues", "description": "List issues in a GitHub repository.", "inputSchema": {"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"}}, "required": ["owner", "repo"]}}, {"name": "search_issues", "description": "Search issues in a GitHub repository by keyword.", "inputSchema": {"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"}, "q": {"type": "string", "description": "Keywords."}}, "required": ["owner", "repo"]}}]}"#,
+        "Say in each description when to use it and name the other (\"for keywords use `search_issues`\"), or merge the two into one tool with a parameter.",
     ),
     rule(
-        "param-shape-overlap",
+        "confusable-pair-more",
         "overlap",
         I,
-        "Two tools take the same parameters (structural ≥ 0.6, about three shared required ones) while their text differs.",
-        r#"{"tools": [{"name": "export_orders_csv", "description": "Export orders as a CSV file.", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "description": "Region code."}, "from": {"type": "string", "description": "Start date."}, "to": {"type": "string", "description": "End date."}}, "required": ["region", "from", "to"]}}, {"name": "email_summary", "description": "Mail a revenue digest to the finance team.", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "description": "Region code."}, "from": {"type": "string", "description": "Start date."}, "to": {"type": "string", "description": "End date."}}, "required": ["region", "from", "to"]}}]}"#,
-        "Make each description state what it does differently, or merge them behind an enum parameter.",
-    ),
-    rule(
-        "tool-name-family",
-        "overlap",
-        W,
-        "Two tools share distinctive name words (family similarity ≥ 0.5) while their descriptions read differently; warn when they also take alike arguments (structural ≥ 0.5), info otherwise.",
-        r#"{"tools": [{"name": "read_file", "description": "Read a file as text. DEPRECATED.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "File path."}, "head": {"type": "number", "description": "First N lines."}}, "required": ["path"]}}, {"name": "read_text_file", "description": "Return the complete contents of a UTF-8 document from disk, optionally only its first lines.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "description": "File path."}, "head": {"type": "number", "description": "First N lines."}}, "required": ["path"]}}, {"name": "list_users", "description": "List every user account with its role."}, {"name": "delete_order", "description": "Cancel and remove an order by id."}]}"#,
-        "Say in each description when to use it rather than the other; if one is a deprecated alias, stop serving it.",
-    ),
-    rule(
-        "tool-overlap-more",
-        "overlap",
-        I,
-        "More overlapping pairs exist than are listed (warn if any hidden pair is at warning level).",
-        r#"{"tools": [{"name": "report_a", "description": "Create the weekly sales report for region A."}, {"name": "report_b", "description": "Create the weekly sales report for region B."}, {"name": "report_c", "description": "Create the weekly sales report for region C."}, {"name": "report_d", "description": "Create the weekly sales report for region D."}, {"name": "report_e", "description": "Create the weekly sales report for region E."}, {"name": "report_f", "description": "Create the weekly sales report for region F."}, {"name": "report_g", "description": "Create the weekly sales report for region G."}]}"#,
-        "Run `mf cluster` to see every group; merge near-identical tools behind a parameter.",
-    ),
-    rule(
-        "pair-no-boundary",
-        "overlap",
-        W,
-        "A confusable pair (lexical ≥ 0.6) where neither description says when not to use it or names the other tool (compat).",
-        r#"{"tools": [{"name": "search_issues", "description": "Search issues in a GitHub repository by keyword."}, {"name": "search_issue", "description": "Search issues in a GitHub repository by keywords."}]}"#,
-        "Add a boundary: \"Use for ...; for ... use `other_tool` instead.\"",
+        "More confusable pairs exist than are listed (at most 5 per tool, 30 per report; alias: tool-overlap-more).",
+        r#"{"tools": [{"name": "report_a", "description": "Create the weekly sales report for region A."}, {"name": "report_a_v2", "description": "Create the weekly sales report for region A."}, {"name": "report_a_new", "description": "Create the weekly sales report for region A."}, {"name": "report_a_full", "description": "Create the weekly sales report for region A."}, {"name": "report_a_fast", "description": "Create the weekly sales report for region A."}, {"name": "report_a_safe", "description": "Create the weekly sales report for region A."}]}"#,
+        "Fix the listed pairs first; run `mf cluster` to see every group; merge near-identical tools behind a parameter.",
     ),
     // naming
     rule(
@@ -309,6 +328,22 @@ pub static RULES: &[Rule] = &[
         "`destructiveHint: false` on a tool whose name says it destroys (`delete_`, `drop_`, `purge_`...).",
         r#"{"tools": [{"name": "drop_table", "description": "Drop a table from the database.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}]}"#,
         "Set `destructiveHint: true` unless the operation is reversible (and say so).",
+    ),
+    rule(
+        "annotations-destructive-reader",
+        "annotations",
+        W,
+        "`destructiveHint: true` on a tool whose name says it only reads (`get_`, `list_`, `search_`...).",
+        r#"{"tools": [{"name": "search_issues", "description": "Search issues by keyword.", "annotations": {"readOnlyHint": false, "destructiveHint": true}}]}"#,
+        "Set `readOnlyHint: true` and drop `destructiveHint` if it only reads; otherwise say in the name what it changes.",
+    ),
+    rule(
+        "annotations-dangerous-unannotated",
+        "annotations",
+        W,
+        "An MCP tool whose name says it destroys data (`delete_`, `drop_`, `kill_`...) or runs code (`execute`, `shell`, `sql`...) declares no annotation hints.",
+        r#"{"tools": [{"name": "drop_table", "description": "Drop a table from the database."}]}"#,
+        "Declare `destructiveHint: true` (and the other hints) so clients ask before running it.",
     ),
     rule(
         "annotations-invalid-hint",
@@ -413,7 +448,7 @@ pub static RULES: &[Rule] = &[
         "profile-split-confusable",
         "profiles",
         W,
-        "A confusable pair (lexical ≥ 0.6) is split across profiles that never mount both.",
+        "A confusable pair (see `confusable-pair`) is split across profiles that never mount both.",
         r#"{"tools": [{"name": "search_issues", "description": "Search issues in a GitHub repository by keyword."}, {"name": "search_issue", "description": "Search issues in a GitHub repository by keywords."}], "profiles": {"triage": ["search_issues"], "release": ["search_issue"]}}"#,
         "Mount both in one profile, or make each description stand alone.",
     ),

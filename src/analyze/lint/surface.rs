@@ -81,7 +81,7 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         out.push(surface_finding(
             Severity::Warn,
             "too-many-tools",
-            format!("The surface offers {} tools (more than {max}); tool choice gets less accurate as the list grows.", tools.len()),
+            format!("The surface offers {} tools (more than {max}); providers document tool choice getting less accurate past about 20 (OpenAI recommends fewer than ~20 functions).", tools.len()),
             "Split the tools into profiles (mount groups) so a model sees only the ones a task needs, or merge tools that differ only by a parameter; raise `--max-tools` if this is intended.".into(),
         ));
     }

@@ -19,6 +19,6 @@ pub use cluster::cluster;
 pub use compare::compare;
 pub use coverage::coverage;
 pub use eval::eval;
-pub use lint::lint;
+pub use lint::{LintView, lint, lint_with};
 pub use scan::scan;
 pub use style::Style;

@@ -1,0 +1,939 @@
+//! The pair scorer built for tool surfaces: which two tools a model picking one from the list
+//! may confuse. Lint's `confusable-pair`, `mf check` and the profile rule read it.
+//!
+//! # What it reads
+//! - **Names as action + object.** A name's tokens ([`name_tokens`], [`stem`]med) lose the
+//!   leading tokens most tools of the surface share (`browser_`, `firecrawl_`); the first token
+//!   in a verb group ([`VERB_GROUPS`]: create/add/new, get/read/fetch, list/search/find/query,
+//!   delete/remove, start/run, stop/kill/terminate …) is the **action**, the rest the object.
+//!   Object tokens before a preposition are the **head** (`footnote` in `add_footnote_to_document`),
+//!   after it the **qualifier** (`document`); filler words (`enhanced`, `robust`, `force` …) and
+//!   quantity words (`batch`, `multiple`, `all` …) are set aside.
+//! - **Text**: description words and name tokens, each weighted `(1 + ln tf) · ln(N / df)`
+//!   where `df` counts the tools of *this surface* using the word, so boilerplate every tool
+//!   shares weighs nothing; cosine of the two vectors.
+//! - **Shape**: parameter names normalized ([`name_tokens`] + [`stem`], so `perPage` =
+//!   `per_page`, `files` = `file`), nested fields as dotted paths; required top-level weigh 2,
+//!   optional 1, nested ½; `Σmin / (Σmax + 2)`.
+//!
+//! # When a pair is confusable
+//! - Opposite actions (create/delete, start/stop, lock/unlock, get/update …) or opposite
+//!   modifiers (before/after, horizontal/vertical, simple/complex …): never.
+//! - A tool with no verb (`collection_indexes`) reads as a lookup: never confusable with a
+//!   write action.
+//! - Same (or synonym) action, same object: confusable, `0.6 + 0.4·max(text, shape)`; when one
+//!   is the many-version (`batch_`, `multiple`, `all`) only if the schemas match.
+//! - Same action, one has no object (a bare `search`): confusable when text or shape give some
+//!   support (text ≥ 0.1 or shape ≥ 0.5).
+//! - Same action, objects differ only by a qualifier: confusable when text and shape agree
+//!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7).
+//! - Different objects (or different actions): only when the schemas match (shape ≥ 0.85) or
+//!   the descriptions are near-identical (text ≥ 0.85).
+//!
+//! A pair whose descriptions name each other has a stated boundary and is dropped.
+//!
+//! # Cost
+//! Pairs are scored only for candidates sharing a key (a head token, a bare action's group,
+//! one of a tool's two heaviest text terms, the set of top-level parameter names). A key held
+//! by more than [`BLOCK_MAX`] tools pairs each only with its [`WINDOW`] neighbours in name
+//! order, so the work and the memory stay linear in the surface.
+
+use std::collections::{BTreeSet, HashMap};
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use crate::surface::Tool;
+use crate::surface::terms::{name_tokens, stem};
+
+/// A pair at or above this score is confusable.
+pub const CONFUSABLE: f64 = 0.5;
+/// A key shared by more tools than this is paired by neighbourhood only.
+pub const BLOCK_MAX: usize = 64;
+/// Neighbours per tool in an oversized key.
+pub const WINDOW: usize = 8;
+
+/// Verb groups: words in one group are the same action.
+pub const VERB_GROUPS: &[&str] = &[
+    "create add new insert make generate build register post",
+    "get read fetch retrieve show view describe inspect load open",
+    "list search find query lookup browse filter enumerate",
+    "delete remove drop destroy erase purge",
+    "update edit modify change set patch replace rename",
+    "start run launch execute begin trigger invoke",
+    "stop kill terminate end cancel abort halt",
+    "enable activate",
+    "disable deactivate",
+    "write save put store",
+    "upload",
+    "download",
+    "lock",
+    "unlock",
+    "protect",
+    "unprotect",
+    "connect",
+    "disconnect",
+    "import",
+    "export",
+    "subscribe",
+    "unsubscribe",
+    "archive",
+    "unarchive",
+    "install",
+    "uninstall",
+    "publish",
+    "unpublish",
+    "approve",
+    "reject",
+    "assign",
+    "unassign",
+    "follow",
+    "unfollow",
+    "pin",
+    "unpin",
+    "close",
+    "pause",
+    "resume",
+    "push",
+    "pull",
+    "attach",
+    "detach",
+    "hide",
+    "login",
+    "logout",
+    "grant",
+    "revoke",
+    "encrypt",
+    "decrypt",
+    "back",
+    "forward",
+    "undo",
+    "redo",
+    "send",
+    "move",
+    "copy",
+    "merge",
+    "split",
+    "check verify validate test",
+    "count",
+    "aggregate",
+    "format",
+    "clear",
+    "append",
+    "restore",
+    "watch",
+    "scrape",
+    "crawl",
+    "click",
+    "hover",
+    "type",
+    "press",
+    "navigate",
+    "select",
+    "fill",
+    "drag",
+    "screenshot",
+    "snapshot",
+    "wait",
+    "resize",
+    "fork",
+    "commit",
+    "deploy",
+    "rollback",
+    "rerun",
+    "sync",
+    "parse",
+    "extract",
+    "convert",
+    "transform",
+    "analyze",
+    "summarize",
+    "explain",
+    "translate",
+    "render",
+    "calculate compute",
+    "highlight",
+    "interact",
+    "invite",
+    "share",
+    "comment",
+    "reply",
+    "mark",
+    "tag",
+    "sort",
+    "reset",
+    "evaluate eval",
+    "scroll",
+    "reload refresh",
+    "submit",
+    "review",
+    "recommend suggest",
+];
+
+/// Opposite actions (by a word of each group).
+const OPPOSITE_ACTIONS: &[(&str, &str)] = &[
+    ("create", "delete"),
+    ("start", "stop"),
+    ("enable", "disable"),
+    ("lock", "unlock"),
+    ("protect", "unprotect"),
+    ("upload", "download"),
+    ("connect", "disconnect"),
+    ("import", "export"),
+    ("subscribe", "unsubscribe"),
+    ("archive", "unarchive"),
+    ("install", "uninstall"),
+    ("publish", "unpublish"),
+    ("approve", "reject"),
+    ("assign", "unassign"),
+    ("follow", "unfollow"),
+    ("pin", "unpin"),
+    ("open", "close"),
+    ("pause", "resume"),
+    ("push", "pull"),
+    ("attach", "detach"),
+    ("show", "hide"),
+    ("login", "logout"),
+    ("grant", "revoke"),
+    ("encrypt", "decrypt"),
+    ("back", "forward"),
+    ("undo", "redo"),
+    ("get", "update"),
+    ("get", "delete"),
+    ("get", "create"),
+    ("get", "write"),
+    ("list", "delete"),
+    ("list", "create"),
+    ("list", "update"),
+    ("create", "update"),
+    ("write", "delete"),
+];
+
+/// Opposite modifiers inside names.
+const OPPOSITE_MODIFIERS: &[(&str, &str)] = &[
+    ("before", "after"),
+    ("horizontal", "vertical"),
+    ("back", "forward"),
+    ("next", "previous"),
+    ("prev", "next"),
+    ("up", "down"),
+    ("first", "last"),
+    ("simple", "complex"),
+    ("min", "max"),
+    ("start", "end"),
+    ("input", "output"),
+    ("incoming", "outgoing"),
+    ("in", "out"),
+    ("on", "off"),
+    ("public", "private"),
+    ("local", "remote"),
+    ("source", "target"),
+    ("top", "bottom"),
+    ("left", "right"),
+    ("ascending", "descending"),
+    ("read", "write"),
+    ("show", "hide"),
+];
+
+/// Actions a verb-less tool (read as a lookup) is never confused with.
+const WRITE_ACTIONS: &[&str] = &[
+    "create", "delete", "update", "start", "stop", "write", "upload", "move", "copy", "merge",
+    "clear", "append",
+];
+
+/// Words that separate an object's head from its qualifier.
+const PREPOSITIONS: &[&str] = &[
+    "to", "from", "in", "into", "on", "by", "for", "of", "with", "within", "at", "after", "before",
+    "below", "above", "between", "near", "under", "over", "against", "via", "per", "the", "a",
+    "an", "and", "or",
+];
+
+/// Words that claim quality, not a different job.
+const FILLER: &[&str] = &[
+    "enhanced", "robust", "improved", "advanced", "better", "extended", "basic", "v2", "v3",
+    "safe", "quick", "fast", "custom", "general", "generic", "full", "force",
+];
+
+/// Words that make a tool the many-version of another.
+const QUANTITY: &[&str] = &[
+    "batch", "multiple", "many", "bulk", "all", "multi", "several",
+];
+
+/// English function words left out of the text vector.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
+    "but", "by", "can", "do", "does", "each", "either", "for", "from", "has", "have", "how", "if",
+    "in", "into", "is", "it", "its", "may", "more", "most", "no", "not", "of", "on", "one", "only",
+    "or", "other", "should", "so", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "this", "those", "to", "up", "use", "used", "using", "via", "was", "what", "when",
+    "where", "which", "while", "who", "will", "with", "within", "without", "you", "your",
+];
+
+/// The group index of an action word.
+pub fn verb_group(word: &str) -> Option<usize> {
+    static GROUPS: std::sync::LazyLock<HashMap<&'static str, usize>> =
+        std::sync::LazyLock::new(|| {
+            let mut m = HashMap::new();
+            for (i, g) in VERB_GROUPS.iter().enumerate() {
+                for w in g.split_whitespace() {
+                    m.entry(w).or_insert(i);
+                }
+            }
+            m
+        });
+    GROUPS.get(word).copied()
+}
+
+fn opposite_groups(a: usize, b: usize) -> bool {
+    OPPOSITE_ACTIONS.iter().any(|(x, y)| {
+        let (gx, gy) = (verb_group(x), verb_group(y));
+        (gx == Some(a) && gy == Some(b)) || (gx == Some(b) && gy == Some(a))
+    })
+}
+
+fn opposite_modifiers(x: &str, y: &str) -> bool {
+    OPPOSITE_MODIFIERS
+        .iter()
+        .any(|(p, q)| (*p == x && *q == y) || (*p == y && *q == x))
+}
+
+/// How two tools relate, as the scorer read them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// Same action, same object.
+    SameJob,
+    /// Same action; one names no object.
+    BareAction,
+    /// Same action; the objects differ only by a qualifier.
+    Qualified,
+    /// Different objects or actions, but the schemas or the descriptions match.
+    LookAlike,
+}
+
+impl Relation {
+    /// A short phrase for messages.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Relation::SameJob => "the same action on the same object",
+            Relation::BareAction => "the same action, one without an object",
+            Relation::Qualified => {
+                "the same action on the same object, differing only by a qualifier"
+            }
+            Relation::LookAlike => "matching schemas or near-identical descriptions",
+        }
+    }
+}
+
+/// A confusable pair (indices into the scored slice, `a < b`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfusablePair {
+    /// First tool.
+    pub a: usize,
+    /// Second tool.
+    pub b: usize,
+    /// Confusion score in [0, 1]; ≥ [`CONFUSABLE`].
+    pub score: f64,
+    /// IDF-weighted text cosine.
+    pub text: f64,
+    /// Parameter-shape similarity.
+    pub shape: f64,
+    /// Why.
+    pub relation: Relation,
+    /// The rarest words both use (at most 6).
+    pub shared: Vec<String>,
+}
+
+/// One tool as the scorer reads it.
+#[derive(Debug, Clone)]
+struct Read {
+    name_lower: String,
+    desc_lower: String,
+    action: Option<usize>,
+    mods: BTreeSet<String>,
+    head: BTreeSet<String>,
+    qual: BTreeSet<String>,
+    many: bool,
+    /// `(term id, weight)`, sorted by id, unit length.
+    vec: Vec<(u32, f64)>,
+    /// `(param key id, weight)`, sorted by id.
+    params: Vec<(u32, f64)>,
+    top_params: u64,
+}
+
+/// The scored surface.
+#[derive(Debug)]
+pub struct Scorer {
+    tools: Vec<Read>,
+    words: Vec<String>,
+    name_df: HashMap<String, usize>,
+}
+
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() > 1)
+        .map(str::to_lowercase)
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .map(|w| stem(&w))
+}
+
+/// Normalized parameter keys of a schema, with weights (see the module docs).
+pub fn param_keys(schema: Option<&Value>) -> Vec<(String, f64)> {
+    fn walk(schema: &Value, prefix: &str, depth: usize, out: &mut Vec<(String, f64)>) {
+        if depth > 4 {
+            return;
+        }
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (name, prop) in props {
+            let key: Vec<String> = name_tokens(name).iter().map(|w| stem(w)).collect();
+            let path = format!("{prefix}{}", key.join("_"));
+            let weight = match (depth, required.contains(&name.as_str())) {
+                (0, true) => 2.0,
+                (0, false) => 1.0,
+                _ => 0.5,
+            };
+            out.push((path.clone(), weight));
+            walk(prop, &format!("{path}."), depth + 1, out);
+            if let Some(items) = prop.get("items") {
+                walk(items, &format!("{path}."), depth + 1, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(s) = schema {
+        walk(s, "", 0, &mut out);
+    }
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    out.dedup_by(|x, y| x.0 == y.0);
+    out
+}
+
+fn intern(map: &mut HashMap<String, u32>, words: &mut Vec<String>, w: String) -> u32 {
+    if let Some(&id) = map.get(&w) {
+        return id;
+    }
+    let id = words.len() as u32;
+    words.push(w.clone());
+    map.insert(w, id);
+    id
+}
+
+impl Scorer {
+    /// Read a surface's tools once.
+    pub fn new(tools: &[Tool]) -> Scorer {
+        Scorer::grouped(tools, &vec![0; tools.len()])
+    }
+
+    /// Read tools that come from several servers (`groups[i]` is tool `i`'s server): the
+    /// leading name tokens most of *a server's* tools share (`github_`, `gitlab_`) are dropped
+    /// per server, so two servers' `search_issues` meet. Text weights come from all tools.
+    pub fn grouped(tools: &[Tool], groups: &[u32]) -> Scorer {
+        let n = tools.len();
+        let names: Vec<Vec<String>> = tools
+            .par_iter()
+            .map(|t| name_tokens(&t.name).iter().map(|w| stem(w)).collect())
+            .collect();
+        let descs: Vec<Vec<String>> = tools
+            .par_iter()
+            .map(|t| words(t.description.as_deref().unwrap_or("")).collect())
+            .collect();
+        let mut name_df: HashMap<String, usize> = HashMap::new();
+        for nt in &names {
+            for w in nt.iter().collect::<BTreeSet<_>>() {
+                *name_df.entry(w.clone()).or_insert(0) += 1;
+            }
+        }
+        let mut group_df: HashMap<(u32, &str), usize> = HashMap::new();
+        let mut group_n: HashMap<u32, usize> = HashMap::new();
+        for (i, nt) in names.iter().enumerate() {
+            let g = groups.get(i).copied().unwrap_or(0);
+            *group_n.entry(g).or_insert(0) += 1;
+            for w in nt.iter().collect::<BTreeSet<_>>() {
+                *group_df.entry((g, w.as_str())).or_insert(0) += 1;
+            }
+        }
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut vocab: Vec<String> = Vec::new();
+        let mut df: Vec<usize> = Vec::new();
+        let mut tf: Vec<Vec<(u32, f64)>> = Vec::with_capacity(n);
+        let mut contents: Vec<Vec<String>> = Vec::with_capacity(n);
+        for (i, (nt, dw)) in names.iter().zip(&descs).enumerate() {
+            let g = groups.get(i).copied().unwrap_or(0);
+            let gn = group_n[&g];
+            let mut content: &[String] = nt;
+            while content.len() > 1 && gn >= 3 && group_df[&(g, content[0].as_str())] * 2 > gn {
+                content = &content[1..];
+            }
+            contents.push(content.to_vec());
+            let mut counts: HashMap<u32, f64> = HashMap::new();
+            for w in dw {
+                let id = intern(&mut ids, &mut vocab, w.clone());
+                *counts.entry(id).or_insert(0.0) += 1.0;
+            }
+            for w in content {
+                let id = intern(&mut ids, &mut vocab, w.clone());
+                *counts.entry(id).or_insert(0.0) += 2.0;
+            }
+            df.resize(vocab.len(), 0);
+            for id in counts.keys() {
+                df[*id as usize] += 1;
+            }
+            let mut v: Vec<(u32, f64)> = counts.into_iter().collect();
+            v.sort_unstable_by_key(|x| x.0);
+            tf.push(v);
+        }
+        let idf: Vec<f64> = df
+            .iter()
+            .map(|&d| {
+                if n > 1 {
+                    (n as f64 / d as f64).ln().max(0.0)
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut pids: HashMap<String, u32> = HashMap::new();
+        let mut pwords: Vec<String> = Vec::new();
+        let mut reads = Vec::with_capacity(n);
+        for (i, t) in tools.iter().enumerate() {
+            let mut vec: Vec<(u32, f64)> = tf[i]
+                .iter()
+                .map(|&(id, c)| (id, (1.0 + c.ln()) * idf[id as usize]))
+                .filter(|x| x.1 > 0.0)
+                .collect();
+            let norm = vec.iter().map(|x| x.1 * x.1).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                for x in &mut vec {
+                    x.1 /= norm;
+                }
+            }
+            let keys = param_keys(t.input_schema.as_ref());
+            let mut top: Vec<&str> = keys
+                .iter()
+                .filter(|k| !k.0.contains('.'))
+                .map(|k| k.0.as_str())
+                .collect();
+            top.sort_unstable();
+            let top_params = if top.is_empty() {
+                0
+            } else {
+                fnv(&top.join(","))
+            };
+            let mut params: Vec<(u32, f64)> = keys
+                .into_iter()
+                .map(|(k, w)| (intern(&mut pids, &mut pwords, k), w))
+                .collect();
+            params.sort_unstable_by_key(|x| x.0);
+            let (action, mods, head, qual, many) = split_name(&contents[i]);
+            reads.push(Read {
+                name_lower: t.name.to_lowercase(),
+                desc_lower: t.description.as_deref().unwrap_or("").to_lowercase(),
+                action,
+                mods,
+                head,
+                qual,
+                many,
+                vec,
+                params,
+                top_params,
+            });
+        }
+        Scorer {
+            tools: reads,
+            words: vocab,
+            name_df,
+        }
+    }
+
+    /// A qualifier word used by many tool names (`document` on a Word server) says nothing.
+    fn weak(&self, w: &str) -> bool {
+        let n = self.tools.len();
+        n >= 5
+            && self
+                .name_df
+                .get(w)
+                .is_some_and(|&d| d >= 3 && d * 100 >= 15 * n)
+    }
+
+    /// Score one pair; `None` when not confusable.
+    pub fn pair(&self, a: usize, b: usize) -> Option<ConfusablePair> {
+        let (a, b) = (a.min(b), a.max(b));
+        if a == b || b >= self.tools.len() {
+            return None;
+        }
+        let (x, y) = (&self.tools[a], &self.tools[b]);
+        let text = dot(&x.vec, &y.vec);
+        let shape = shape(&x.params, &y.params);
+        let (score, relation) = self.judge(x, y, text, shape)?;
+        if score < CONFUSABLE {
+            return None;
+        }
+        if (!y.name_lower.is_empty() && x.desc_lower.contains(&y.name_lower))
+            || (!x.name_lower.is_empty() && y.desc_lower.contains(&x.name_lower))
+        {
+            return None;
+        }
+        let mut shared: Vec<(f64, &str)> = x
+            .vec
+            .iter()
+            .filter_map(|&(id, w)| {
+                y.vec
+                    .binary_search_by_key(&id, |e| e.0)
+                    .ok()
+                    .map(|k| (w * y.vec[k].1, self.words[id as usize].as_str()))
+            })
+            .collect();
+        shared.sort_by(|p, q| q.0.total_cmp(&p.0).then(p.1.cmp(q.1)));
+        Some(ConfusablePair {
+            a,
+            b,
+            score: score.min(1.0),
+            text,
+            shape,
+            relation,
+            shared: shared.iter().take(6).map(|s| s.1.to_owned()).collect(),
+        })
+    }
+
+    fn judge(&self, x: &Read, y: &Read, text: f64, shape: f64) -> Option<(f64, Relation)> {
+        let look_alike = || {
+            (shape >= 0.85 || text >= 0.85)
+                .then_some((0.5 + 0.5 * text.max(shape), Relation::LookAlike))
+        };
+        let same_action = match (x.action, y.action) {
+            (Some(p), Some(q)) if p == q => true,
+            (Some(p), Some(q)) => {
+                if opposite_groups(p, q) {
+                    return None;
+                }
+                return look_alike();
+            }
+            (None, None) => true,
+            (Some(p), None) | (None, Some(p)) => {
+                if WRITE_ACTIONS.iter().any(|w| verb_group(w) == Some(p)) {
+                    return None;
+                }
+                false
+            }
+        };
+        let only_x: Vec<&String> = x.mods.difference(&y.mods).collect();
+        let only_y: Vec<&String> = y.mods.difference(&x.mods).collect();
+        if only_x
+            .iter()
+            .any(|p| only_y.iter().any(|q| opposite_modifiers(p, q)))
+        {
+            return None;
+        }
+        let hx: BTreeSet<&String> = x.head.difference(&y.head).collect();
+        let hy: BTreeSet<&String> = y.head.difference(&x.head).collect();
+        let qx = x.qual.difference(&y.qual).filter(|w| !self.weak(w)).count();
+        let qy = y.qual.difference(&x.qual).filter(|w| !self.weak(w)).count();
+        let action = x.action.or(y.action);
+        let other_verb = hx
+            .iter()
+            .chain(hy.iter())
+            .any(|w| verb_group(w).is_some_and(|g| Some(g) != action));
+        let many_differs = x.many != y.many;
+        if other_verb {
+            return look_alike();
+        }
+        if hx.is_empty() && hy.is_empty() && qx == 0 && qy == 0 {
+            if many_differs && shape < 0.8 {
+                return None;
+            }
+            return Some((0.6 + 0.4 * text.max(shape), Relation::SameJob));
+        }
+        if same_action && (x.head.is_empty() || y.head.is_empty()) {
+            return (!many_differs && (text >= 0.1 || shape >= 0.5))
+                .then_some((0.5 + 0.5 * text.max(shape), Relation::BareAction));
+        }
+        if hx.is_empty() && hy.is_empty() {
+            if many_differs {
+                return None;
+            }
+            return ((text >= 0.5 && shape >= 0.5) || text >= 0.7)
+                .then_some((0.5 + 0.5 * text, Relation::Qualified));
+        }
+        look_alike()
+    }
+
+    /// Every confusable pair, strongest first (then by index).
+    pub fn pairs(&self) -> Vec<ConfusablePair> {
+        let mut out: Vec<ConfusablePair> = self
+            .candidates()
+            .par_iter()
+            .filter_map(|&(a, b)| self.pair(a as usize, b as usize))
+            .collect();
+        out.sort_by(|p, q| {
+            q.score
+                .total_cmp(&p.score)
+                .then((p.a, p.b).cmp(&(q.a, q.b)))
+        });
+        out
+    }
+
+    fn candidates(&self) -> Vec<(u32, u32)> {
+        let mut keys: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut bare_by_group: HashMap<usize, Vec<u32>> = HashMap::new();
+        let mut by_group: HashMap<usize, Vec<u32>> = HashMap::new();
+        for (i, t) in self.tools.iter().enumerate() {
+            let i = i as u32;
+            for h in t.head.iter().chain(t.qual.iter()) {
+                keys.entry(format!("o:{h}")).or_default().push(i);
+            }
+            if t.head.is_empty() {
+                keys.entry(format!("a:{:?}", t.action)).or_default().push(i);
+            }
+            if let Some(g) = t.action {
+                by_group.entry(g).or_default().push(i);
+                if t.head.is_empty() {
+                    bare_by_group.entry(g).or_default().push(i);
+                }
+            }
+            let mut heavy: Vec<&(u32, f64)> = t.vec.iter().collect();
+            heavy.sort_by(|p, q| q.1.total_cmp(&p.1).then(p.0.cmp(&q.0)));
+            for (id, _) in heavy.into_iter().take(2) {
+                keys.entry(format!("t:{id}")).or_default().push(i);
+            }
+            if t.top_params != 0 {
+                keys.entry(format!("s:{}", t.top_params))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        let block = |members: &[u32], out: &mut Vec<(u32, u32)>| {
+            if members.len() <= BLOCK_MAX {
+                for (k, &p) in members.iter().enumerate() {
+                    for &q in &members[k + 1..] {
+                        out.push((p.min(q), p.max(q)));
+                    }
+                }
+            } else {
+                let mut m = members.to_vec();
+                m.sort_by(|p, q| {
+                    self.tools[*p as usize]
+                        .name_lower
+                        .cmp(&self.tools[*q as usize].name_lower)
+                });
+                for k in 0..m.len() {
+                    for &q in m.iter().skip(k + 1).take(WINDOW) {
+                        out.push((m[k].min(q), m[k].max(q)));
+                    }
+                }
+            }
+        };
+        for members in keys.values() {
+            block(members, &mut out);
+        }
+        for (g, bare) in &bare_by_group {
+            let all = &by_group[g];
+            for &p in bare.iter().take(BLOCK_MAX) {
+                for &q in all.iter().take(BLOCK_MAX * 4) {
+                    if p != q {
+                        out.push((p.min(q), p.max(q)));
+                    }
+                }
+            }
+        }
+        out.par_sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+type NameParts = (
+    Option<usize>,
+    BTreeSet<String>,
+    BTreeSet<String>,
+    BTreeSet<String>,
+    bool,
+);
+
+fn split_name(content: &[String]) -> NameParts {
+    let mut action = None;
+    let mut mods = BTreeSet::new();
+    let mut head = BTreeSet::new();
+    let mut qual = BTreeSet::new();
+    let mut many = false;
+    let mut in_qualifier = false;
+    for w in content {
+        if action.is_none()
+            && let Some(g) = verb_group(w)
+        {
+            action = Some(g);
+            continue;
+        }
+        mods.insert(w.clone());
+        if PREPOSITIONS.contains(&w.as_str()) {
+            in_qualifier = true;
+            continue;
+        }
+        if QUANTITY.contains(&w.as_str()) {
+            many = true;
+            continue;
+        }
+        if FILLER.contains(&w.as_str()) {
+            continue;
+        }
+        if in_qualifier {
+            qual.insert(w.clone());
+        } else {
+            head.insert(w.clone());
+        }
+    }
+    (action, mods, head, qual, many)
+}
+
+fn dot(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
+    let (mut i, mut j, mut s) = (0, 0, 0.0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                s += a[i].1 * b[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    s.clamp(0.0, 1.0)
+}
+
+fn shape(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
+    let (mut i, mut j, mut min, mut max) = (0, 0, 0.0, 0.0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                min += x.1.min(y.1);
+                max += x.1.max(y.1);
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => {
+                max += x.1;
+                i += 1;
+            }
+            (Some(x), None) => {
+                max += x.1;
+                i += 1;
+            }
+            (_, Some(y)) => {
+                max += y.1;
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    if min > 0.0 { min / (max + 2.0) } else { 0.0 }
+}
+
+fn fnv(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h.max(1)
+}
+
+/// Every confusable pair of `tools`, strongest first.
+pub fn confusable_pairs(tools: &[Tool]) -> Vec<ConfusablePair> {
+    Scorer::new(tools).pairs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::{Confidence, Origin, SourceFormat};
+    use serde_json::json;
+
+    fn tool(name: &str, desc: &str, schema: Value) -> Tool {
+        Tool {
+            description: Some(desc.into()),
+            input_schema: Some(schema),
+            ..Tool::named(
+                name,
+                Origin::at(SourceFormat::McpToolsList, "t.json", 1, 1),
+                Confidence::High,
+            )
+        }
+    }
+
+    fn q() -> Value {
+        json!({"type": "object", "properties": {"query": {"type": "string"}, "repo": {"type": "string"}}, "required": ["query", "repo"]})
+    }
+
+    fn names(tools: &[Tool]) -> Vec<(String, String)> {
+        confusable_pairs(tools)
+            .into_iter()
+            .map(|p| (tools[p.a].name.clone(), tools[p.b].name.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn synonym_actions_on_one_object_are_confusable() {
+        let tools = [
+            tool("list_issues", "List issues in a repository.", q()),
+            tool("search_issues", "Search issues in a repository.", q()),
+            tool("create_branch", "Create a branch in a repository.", q()),
+        ];
+        assert_eq!(
+            names(&tools),
+            [("list_issues".into(), "search_issues".into())]
+        );
+    }
+
+    #[test]
+    fn opposite_actions_and_other_objects_are_not() {
+        let tools = [
+            tool("start_server", "Start the server.", json!({})),
+            tool("stop_server", "Stop the server.", json!({})),
+            tool("create_issue", "Create an issue in a repository.", q()),
+            tool("create_branch", "Create a branch in a repository.", q()),
+            tool("lock_file", "Lock a file.", json!({})),
+            tool("unlock_file", "Unlock a file.", json!({})),
+        ];
+        assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    }
+
+    #[test]
+    fn shared_boilerplate_weighs_nothing() {
+        let tail = " Only works within allowed directories. Can be referenced as DC.";
+        let tools: Vec<Tool> = ["read_file", "move_file", "list_directory", "get_file_info"]
+            .iter()
+            .map(|n| tool(n, &format!("Does {n}.{tail}"), json!({})))
+            .collect();
+        assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    }
+
+    #[test]
+    fn a_stated_boundary_drops_the_pair() {
+        let tools = [
+            tool(
+                "list_issues",
+                "List issues. For keywords use search_issues.",
+                q(),
+            ),
+            tool("search_issues", "Search issues in a repository.", q()),
+        ];
+        assert!(names(&tools).is_empty());
+    }
+
+    #[test]
+    fn param_names_normalize() {
+        let a = param_keys(Some(&json!({"properties": {"perPage": {}, "files": {}}})));
+        let b = param_keys(Some(&json!({"properties": {"per_page": {}, "file": {}}})));
+        assert_eq!(
+            a.iter().map(|k| &k.0).collect::<Vec<_>>(),
+            b.iter().map(|k| &k.0).collect::<Vec<_>>()
+        );
+    }
+}
