@@ -168,3 +168,114 @@ async fn defect7_api_key_env_github_token_is_refused_unless_allowed_on_the_comma
     assert!(requests(&server).await > 0);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Defect 5: workflow-command injection on stdout and stderr
+
+const INJECTIONS: [&str; 4] = [
+    "\n::error title=X::y",
+    "\n::add-mask::secret",
+    "\n  ::stop-commands::tok",
+    "\r##[add-mask]legacy",
+];
+
+/// A repository whose tool names, descriptions and file names carry workflow commands.
+fn repo_with_injections() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tmp");
+    let tools: Vec<serde_json::Value> = INJECTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, inj)| {
+            json!({"name": format!("tool{i}{inj}"),
+                   "description": format!("Does a thing.{inj}\n::error title=D::desc"),
+                   "inputSchema": {"type": "object", "properties": {
+                       format!("p{inj}"): {"type": "string"}}}})
+        })
+        .collect();
+    std::fs::write(
+        dir.path().join("tools.json"),
+        json!({ "tools": tools }).to_string(),
+    )
+    .expect("tools");
+    // A folder whose name injects, holding a file the scan warns about.
+    let evil = dir.path().join("x\n::error title=F::file\n::add-mask::m");
+    std::fs::create_dir_all(&evil).expect("dir");
+    std::fs::write(evil.join("tools.json"), "{ not json").expect("bad file");
+    std::fs::write(evil.join(".mcp.json"), "{ \"mcpServers\": 3 }").expect("bad config");
+    dir
+}
+
+/// Lines the runner would execute: first non-blank characters `::`, or `##[` anywhere.
+fn workflow_commands(text: &str) -> Vec<String> {
+    text.split(['\n', '\r'])
+        .filter(|l| l.trim_start().starts_with("::") || l.contains("##["))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// mf's own annotations: `::error file=…,title=…::data` with the data escaped.
+fn is_mf_annotation(line: &str) -> bool {
+    let Some(rest) = ["::error ", "::warning ", "::notice "]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+    else {
+        return false;
+    };
+    let Some((props, _data)) = rest.split_once("::") else {
+        return false;
+    };
+    props.split(',').all(|p| {
+        p.split_once('=')
+            .is_some_and(|(k, _)| matches!(k, "file" | "line" | "title"))
+    }) && props.contains("title=")
+}
+
+fn assert_no_injected_commands(what: &str, out: &std::process::Output) {
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let text = String::from_utf8_lossy(bytes);
+        for line in workflow_commands(&text) {
+            assert!(
+                is_mf_annotation(&line),
+                "{what} {stream}: injected workflow command {line:?}\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn defect5_no_untrusted_string_starts_a_workflow_command_on_stdout_or_stderr() {
+    let dir = repo_with_injections();
+    let run = |args: &[&str]| {
+        let mut cmd = mf_in(dir.path());
+        for k in crate::support::machine_ci_vars() {
+            cmd.env_remove(k);
+        }
+        cmd.args(args)
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
+            .env("GITHUB_OUTPUT", dir.path().join("out.txt"))
+            .env("RUNNER_TEMP", dir.path())
+            .output()
+            .expect("run")
+    };
+    for args in [
+        &["scan", ".", "--no-write"][..],
+        &["scan", ".", "--no-write", "--json"][..],
+        &["lint", "."][..],
+        &["lint", ".", "--format", "json"][..],
+        &["cluster", "."][..],
+        &["ci", ".", "--comment", "off"][..],
+        &["lint", "x\n::error title=ARG::missing-path"][..],
+    ] {
+        let out = run(args);
+        assert!(out.status.code().is_some(), "{args:?} ran: {}", show(&out));
+        assert_no_injected_commands(&format!("{args:?}"), &out);
+    }
+    // mf ci did annotate in Actions (its own, escaped commands still reach the runner).
+    let ci = run(&["ci", ".", "--comment", "off"]);
+    let stdout = String::from_utf8_lossy(&ci.stdout);
+    assert!(
+        workflow_commands(&stdout).iter().any(|l| is_mf_annotation(l)),
+        "{}",
+        show(&ci)
+    );
+}
