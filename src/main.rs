@@ -25,7 +25,8 @@ fn main() -> ExitCode {
             // The one place the binary talks to the user about a failure.
             #[allow(clippy::print_stderr)]
             {
-                eprintln!("error: {err:#}");
+                let line = format!("error: {err:#}");
+                eprintln!("{}", mf::util::untrusted::log_text(&line));
             }
             mf::Exit::from_error(&err).into()
         }

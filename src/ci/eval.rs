@@ -74,7 +74,7 @@ pub fn free_reason(
         )));
     }
     let settings = eval_config(config, models, None);
-    let specs = models::resolve(&settings, &found.suite)?;
+    let specs = models::resolve(&settings, &found.suite, &found.display)?;
     let mut missing = Vec::new();
     for spec in &specs {
         let Some(var) = spec.key_env() else { continue };
@@ -277,7 +277,7 @@ fn base_eval(
             return Ok(BaseRun::Skipped);
         }
     };
-    let specs = match models::resolve(settings, &suite.suite) {
+    let specs = match models::resolve(settings, &suite.suite, &suite.display) {
         Ok(specs) => specs,
         Err(e) => {
             notes.push(format!("the base models do not resolve: {e}; no base eval"));

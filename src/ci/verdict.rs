@@ -145,13 +145,15 @@ pub fn status_line(ci: &CiReport) -> String {
         CiStatus::Unhealthy => "unhealthy",
     };
     let mode = match (&ci.mode, &ci.free_reason) {
-        (CiMode::Free, Some(why)) => format!("free checks only — {why}"),
+        (CiMode::Free, Some(why)) => {
+            format!("free checks only — {}", crate::util::untrusted::inline(why))
+        }
         (CiMode::Free, None) => "free checks only".to_owned(),
         (CiMode::Full, _) => "free checks, eval and compare".to_owned(),
     };
     let mut line = format!("mf ci: {status} ({mode})");
     for r in &ci.reasons {
-        line.push_str(&format!("\n  - {r}"));
+        line.push_str(&format!("\n  - {}", crate::util::untrusted::inline(r)));
     }
     line
 }

@@ -33,6 +33,15 @@ pub struct CiArgs {
         help_heading = "Eval"
     )]
     pub models: Vec<String>,
+    /// Allow a named model (suite, mf.toml) to read its key from variable NAME (as `mf eval
+    /// --allow-key-env`). Repeatable; only the command line can allow this.
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_delimiter = ',',
+        help_heading = "Eval"
+    )]
+    pub allow_key_env: Vec<String>,
     /// Trials per case and model.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_REPEAT, help_heading = "Eval")]
     pub repeat: u32,
@@ -179,6 +188,7 @@ impl CiArgs {
         let defaults = EvalConfig::default();
         let eval = EvalConfig {
             repeat: self.repeat,
+            allow_key_env: self.allow_key_env.clone(),
             budgets: Budgets {
                 max_trials: self.max_trials,
                 max_tools: self.max_tools,

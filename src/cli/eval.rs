@@ -45,6 +45,17 @@ pub struct EvalArgs {
     /// Base URL for models that have none configured (openai-compatible, vllm, ollama, …).
     #[arg(long, value_name = "URL", help_heading = "Models")]
     pub base_url: Option<String>,
+    /// Allow a named model (suite, mf.toml) to read its key from variable NAME: a name outside
+    /// the provider-key allow-list (built-in key variables and NAME_API_KEY), or a built-in key
+    /// variable sent to the model's own base_url. Repeatable. Only the command line can allow
+    /// this; files in the repository cannot.
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_delimiter = ',',
+        help_heading = "Models"
+    )]
+    pub allow_key_env: Vec<String>,
     /// Sampling temperature (not sent when absent: the provider's default).
     #[arg(long, value_name = "T", help_heading = "Models")]
     pub temperature: Option<f64>,
@@ -199,6 +210,7 @@ impl EvalArgs {
             models: self.models.clone(),
             config_file: self.config.clone(),
             base_url: self.base_url.clone(),
+            allow_key_env: self.allow_key_env.clone(),
             temperature: self.temperature,
             tool_choice_auto: self.tool_choice_auto,
             max_output_tokens: self.max_output_tokens,

@@ -59,7 +59,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
         .iter()
         .map(|a| a.render() + "\n")
         .collect();
-        super::print(&lines)?;
+        super::print_workflow_commands(&lines)?;
         reporter.note(&status_line(report));
     } else {
         super::print(&render::terminal::ci(report, style))?;

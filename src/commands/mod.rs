@@ -18,6 +18,7 @@ use std::path::Path;
 use crate::cli::{Cli, ColorChoice, Command};
 use crate::render::terminal::Style;
 use crate::util::atomic::write_atomic;
+use crate::util::untrusted;
 use crate::{Error, Exit};
 
 /// Run the parsed command.
@@ -50,8 +51,19 @@ fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// Write to stdout; a closed pipe (`mf … | head`) is not an error worth a message.
+/// Write to stdout; a closed pipe (`mf … | head`) is not an error worth a message. No line of
+/// it can be a workflow command ([`untrusted::log_text`]): the runner parses stdout.
 pub(crate) fn print(text: &str) -> Result<(), Error> {
+    write_stdout(&untrusted::log_text(text))
+}
+
+/// Write mf's own workflow commands (annotations) to stdout, as they are: the one writer that
+/// may start a line with `::`. Their data was escaped by `github::annotations`.
+pub(crate) fn print_workflow_commands(lines: &str) -> Result<(), Error> {
+    write_stdout(lines)
+}
+
+fn write_stdout(text: &str) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Write {
@@ -62,10 +74,11 @@ pub(crate) fn print(text: &str) -> Result<(), Error> {
     }
 }
 
-/// Write to stderr (progress notes and warnings for people).
+/// Write to stderr (progress notes and warnings for people); neutralised like [`print`] (the
+/// runner parses stderr too).
 pub(crate) fn note(text: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{text}");
+    let _ = writeln!(err, "{}", untrusted::log_text(text));
 }
 
 /// Write an output file atomically (write, then rename).

@@ -43,6 +43,9 @@ pub struct EvalConfig {
     pub config_file: Option<PathBuf>,
     /// Base URL for models that have none configured.
     pub base_url: Option<String>,
+    /// Key variables allowed on the command line (`--allow-key-env`): extra `api_key_env`
+    /// names, and built-in key variables a file-defined model may send to its own `base_url`.
+    pub allow_key_env: Vec<String>,
     /// Sampling temperature (`None` = the provider's default).
     pub temperature: Option<f64>,
     /// Send `tool_choice: "auto"`.
@@ -106,6 +109,7 @@ impl Default for EvalConfig {
             models: Vec::new(),
             config_file: None,
             base_url: None,
+            allow_key_env: Vec::new(),
             temperature: None,
             tool_choice_auto: false,
             max_output_tokens: DEFAULT_MAX_OUTPUT_TOKENS,
@@ -142,6 +146,15 @@ impl EvalConfig {
         let bad = |m: String| Err(EvalConfigError(m));
         if self.repeat == 0 {
             return bad("--repeat must be at least 1".into());
+        }
+        if let Some(name) = self
+            .allow_key_env
+            .iter()
+            .find(|n| n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return bad(format!(
+                "--allow-key-env takes a variable NAME (letters, digits, _), got {name:?}"
+            ));
         }
         if self.budgets.max_trials > HARD_MAX_TRIALS {
             return bad(format!("--max-trials is capped at {HARD_MAX_TRIALS}"));

@@ -228,7 +228,7 @@ pub fn evaluate(
         .cloned()
         .collect();
 
-    let specs = models::resolve(config, &suite.suite)?;
+    let specs = models::resolve(config, &suite.suite, &suite.display)?;
     let tool_tokens: u64 = tools
         .iter()
         .map(|t| tokens::tool_tokens(t).total as u64)

@@ -8,23 +8,45 @@ use std::path::PathBuf;
 use super::EvalError;
 use super::config::EvalConfig;
 use super::run::{Backend, RunModel};
-use crate::providers::config::{self, ModelConfig, ModelSpec, ProviderKind};
+use crate::providers::config::{self, KeyPolicy, ModelConfig, ModelSpec, ProviderKind};
 use crate::providers::http::HttpOptions;
 use crate::providers::offline::{Offline, Script};
 use crate::providers::provider::HttpProvider;
 use crate::suite::Suite;
 
 /// `config.models` resolved against the suite's and the config file's named models (the file's
-/// win), with `--base-url` and `--tool-choice-auto` applied.
-pub fn resolve(config: &EvalConfig, suite: &Suite) -> Result<Vec<ModelSpec>, EvalError> {
-    let mut named: BTreeMap<String, ModelConfig> = suite.models.clone();
+/// win), with `--base-url` and `--tool-choice-auto` applied. `suite_file` names the suite in
+/// errors.
+///
+/// Named models are repository content: a name like a built-in entry (`openai:…`, `mock`) is
+/// refused, and each named model's key variable is checked against the command line's
+/// [`KeyPolicy`] before anything is sent (see SCHEMA.md, "Threat model of the free path").
+pub fn resolve(
+    config: &EvalConfig,
+    suite: &Suite,
+    suite_file: &str,
+) -> Result<Vec<ModelSpec>, EvalError> {
+    let mut named: BTreeMap<String, ModelConfig> = BTreeMap::new();
+    let mut origin: BTreeMap<String, String> = BTreeMap::new();
+    for (name, model) in &suite.models {
+        config::check_model_name(name, suite_file)?;
+        named.insert(name.clone(), model.clone());
+        origin.insert(name.clone(), suite_file.to_owned());
+    }
     let config_path = config.config_file.clone().or_else(|| {
         let p = PathBuf::from("mf.toml");
         p.exists().then_some(p)
     });
     if let Some(p) = config_path {
-        named.extend(config::read_config(&p)?.models);
+        let display = p.to_string_lossy().replace('\\', "/");
+        for (name, model) in config::read_config(&p)?.models {
+            config::check_model_name(&name, &display)?;
+            origin.insert(name.clone(), display.clone());
+            named.insert(name, model);
+        }
     }
+    let policy = KeyPolicy::new(config.allow_key_env.iter().cloned());
+    let is_set = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
     let mut specs = Vec::new();
     let mut labels = BTreeSet::new();
     for entry in &config.models {
@@ -35,6 +57,10 @@ pub fn resolve(config: &EvalConfig, suite: &Suite) -> Result<Vec<ModelSpec>, Eva
                 spec.label
             ))));
         }
+        let defined_in = (!config::is_builtin_name(entry))
+            .then(|| origin.get(entry.trim()))
+            .flatten();
+        policy.check(&spec, defined_in.map(String::as_str), &is_set)?;
         if spec.base_url.is_none()
             && let Some(url) = &config.base_url
             && spec.provider.wire().is_some()

@@ -34,7 +34,7 @@ impl Observer for Reporter {
     fn note(&mut self, line: &str) {
         let write = || {
             let mut err = std::io::stderr().lock();
-            let _ = writeln!(err, "{line}");
+            let _ = writeln!(err, "{}", crate::util::untrusted::log_text(line));
         };
         match &self.bar {
             Some(bar) => bar.suspend(write),

@@ -3,6 +3,7 @@
 //! and pairings, the ci status, and how a lint finding's subject, place and counts are named.
 //! Pure formatting of report values; nothing here is computed from the data.
 
+use crate::util::untrusted::inline;
 use std::fmt::Write;
 
 use crate::report::ci::CiStatus;
@@ -84,8 +85,8 @@ pub fn subject(finding: &Finding) -> String {
 /// Where a finding's subject is defined: `file:line`, `file`, or `None` when unknown.
 pub fn location(finding: &Finding) -> Option<String> {
     match (&finding.file, finding.line) {
-        (Some(file), Some(line)) => Some(format!("{file}:{line}")),
-        (Some(file), None) => Some(file.clone()),
+        (Some(file), Some(line)) => Some(format!("{}:{line}", inline(file))),
+        (Some(file), None) => Some(inline(file).into_owned()),
         _ => None,
     }
 }

@@ -3,6 +3,7 @@
 //! order into one [`Surface`]. The suite-aware default (`mf.suite.json`, else a scan of `.`)
 //! is one level up, in `suite::input`.
 
+use crate::util::untrusted::inline;
 use std::path::Path;
 
 use super::Surface;
@@ -103,8 +104,8 @@ pub fn load_path(path: &Path, input: &mut Input) -> Result<(), InputError> {
         input
             .warnings
             .extend(result.warnings.iter().map(|w| match w.line {
-                Some(l) => format!("{}:{l}: {}", w.file, w.message),
-                None => format!("{}: {}", w.file, w.message),
+                Some(l) => format!("{}:{l}: {}", inline(&w.file), inline(&w.message)),
+                None => format!("{}: {}", inline(&w.file), inline(&w.message)),
             }));
         // Origins from a scan are relative to the folder; make them relative to where mf runs.
         let prefix = |mut o: super::Origin| {

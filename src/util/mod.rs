@@ -1,6 +1,7 @@
 //! Small shared helpers: atomic file writes, the safe-open for repository files, the YAML
-//! nesting pre-scan.
+//! nesting pre-scan, neutralising untrusted text for the log.
 
 pub mod atomic;
 pub mod safe_read;
+pub mod untrusted;
 pub mod yaml_limits;

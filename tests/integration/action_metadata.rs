@@ -83,9 +83,10 @@ fn is_kebab(name: &str) -> bool {
 const NOT_FLAGS: [&str; 4] = ["version", "install", "working-directory", "github-token"];
 
 /// Each action input that is an `mf ci` flag, and the flag.
-const FLAG_OF_INPUT: [(&str, &str); 22] = [
+const FLAG_OF_INPUT: [(&str, &str); 23] = [
     ("suite", "--suite"),
     ("models", "--models"),
+    ("allow-key-env", "--allow-key-env"),
     ("repeat", "--repeat"),
     ("max-trials", "--max-trials"),
     ("max-tools", "--max-tools"),

@@ -19,6 +19,7 @@ mod compare_surface;
 mod eval_cli;
 mod eval_resume;
 mod exit_codes;
+mod fork_pr;
 mod hardening;
 mod hardening_free_path;
 mod lint_cli;

@@ -5,6 +5,7 @@
 //! `file:line`, message and `→ suggestion`, then one summary line. Colour only when
 //! [`Style::color`] says so; without it the text is plain and stable.
 
+use crate::util::untrusted::inline;
 use std::fmt::Write;
 
 use super::style::{Style, label, paint};
@@ -38,11 +39,11 @@ pub fn lint(report: &LintReport, style: Style) -> String {
     }
 
     for (key, members) in &groups {
-        let _ = writeln!(out, "\n{}", paint(style, "1", key));
+        let _ = writeln!(out, "\n{}", paint(style, "1", &inline(key)));
         for finding in members {
             let mut head = format!("{}  {}", label(style, finding.severity), finding.code);
             if let Some(param) = &finding.param {
-                let _ = write!(head, " ({param})");
+                let _ = write!(head, " ({})", inline(param));
             }
             if let Some(at) = location(finding) {
                 let _ = write!(head, "  {}", paint(style, "2", &at));

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::style::Style;
 use crate::report::scan::ScanReport;
+use crate::util::untrusted::inline;
 
 fn first_line(s: Option<&str>, max: usize) -> String {
     let line = s
@@ -12,11 +13,12 @@ fn first_line(s: Option<&str>, max: usize) -> String {
         .lines()
         .next()
         .unwrap_or_default();
+    let line = inline(line);
     if line.chars().count() > max {
         let cut: String = line.chars().take(max.saturating_sub(1)).collect();
         format!("{cut}…")
     } else {
-        line.to_owned()
+        line.into_owned()
     }
 }
 
@@ -49,15 +51,15 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {}  {}",
-                t.tool.name,
+                inline(&t.tool.name),
                 first_line(t.tool.description.as_deref(), 60),
                 style.dim(&format!(
                     "{} · params: {} · {} tokens",
-                    t.tool.origin.display(),
+                    inline(&t.tool.origin.display()),
                     if params.is_empty() {
                         "-".into()
                     } else {
-                        params.join(", ")
+                        inline(&params.join(", ")).into_owned()
                     },
                     t.tokens.total
                 )),
@@ -70,9 +72,9 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
             let _ = writeln!(
                 out,
                 "  {}  {}  {}",
-                k.name,
+                inline(&k.name),
                 first_line(k.description.as_deref(), 60),
-                style.dim(&k.origin.display())
+                style.dim(&inline(&k.origin.display()))
             );
         }
     }
@@ -88,10 +90,10 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
             let _ = writeln!(
                 out,
                 "  {}  {}  {}  {}",
-                sv.name,
+                inline(&sv.name),
                 sv.transport.as_str(),
-                target.trim_end(),
-                style.dim(&sv.origin.display())
+                inline(target.trim_end()),
+                style.dim(&inline(&sv.origin.display()))
             );
         }
     }
@@ -129,9 +131,9 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
         for w in report.warnings.iter().take(20) {
             let at = w
                 .line
-                .map(|l| format!("{}:{l}", w.file))
-                .unwrap_or_else(|| w.file.clone());
-            let _ = writeln!(out, "  {at}: {}", w.message);
+                .map(|l| format!("{}:{l}", inline(&w.file)))
+                .unwrap_or_else(|| inline(&w.file).into_owned());
+            let _ = writeln!(out, "  {at}: {}", inline(&w.message));
         }
         if report.warnings.len() > 20 {
             let _ = writeln!(

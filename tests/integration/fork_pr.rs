@@ -1,0 +1,281 @@
+//! Regression tests for the hardening issue, fork-pull-request items: what a pull request's
+//! author controls (every byte of the tree) must not reach a key, the runner's workflow-command
+//! parser, past the scan, or outlive the run. Each test is named after the defect it pins.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::support::{chat_server, mf_in, show};
+
+const PLANTED: &str = "sk-PLANTED-fork-pr-key";
+
+/// A folder with tools.json and a suite whose `models` is `models`.
+fn repo_with_suite_models(models: serde_json::Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tmp");
+    chat_server::write_tools(dir.path());
+    let suite = json!({"name": "s", "cases": [
+        {"id": "a", "input": "x [call issue_refund]", "expectedTool": "issue_refund"}
+    ], "models": models});
+    std::fs::write(dir.path().join("mf.suite.json"), suite.to_string()).expect("suite");
+    dir
+}
+
+fn eval_in(dir: &std::path::Path, models: &str) -> assert_cmd::Command {
+    let mut cmd = mf_in(dir);
+    cmd.args([
+        "eval",
+        "tools.json",
+        "--suite",
+        "mf.suite.json",
+        "--models",
+        models,
+    ])
+    .args([
+        "--repeat",
+        "1",
+        "--no-cache",
+        "--no-progress",
+        "--format",
+        "json",
+    ]);
+    cmd
+}
+
+async fn requests(server: &wiremock::MockServer) -> usize {
+    server.received_requests().await.map_or(0, |r| r.len())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect7_a_suite_cannot_redefine_openai_gpt_4_1_mini() {
+    let server = chat_server::start(Duration::from_millis(1), true).await;
+    let base = format!("{}/v1", server.uri());
+    let dir = repo_with_suite_models(json!({"openai:gpt-4.1-mini": {
+        "provider": "openai-chat", "model": "gpt-4.1-mini", "base_url": base
+    }}));
+    let out = eval_in(dir.path(), "openai:gpt-4.1-mini")
+        .env("OPENAI_API_KEY", PLANTED)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        err.contains("mf.suite.json") && err.contains("named like a built-in"),
+        "names the file and the reason: {err}"
+    );
+    // `mf ci` runs the suite's models by default: the same refusal.
+    let ci = mf_in(dir.path())
+        .args(["ci", ".", "--comment", "off", "--summary", "off"])
+        .env("OPENAI_API_KEY", PLANTED)
+        .output()
+        .expect("ci");
+    assert_eq!(ci.status.code(), Some(1), "{}", show(&ci));
+    assert!(String::from_utf8_lossy(&ci.stderr).contains("named like a built-in"));
+    assert_eq!(
+        requests(&server).await,
+        0,
+        "the suite's server got a request"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect7_mf_toml_cannot_redefine_openai_gpt_4_1_mini() {
+    let server = chat_server::start(Duration::from_millis(1), true).await;
+    let dir = repo_with_suite_models(json!({}));
+    std::fs::write(
+        dir.path().join("mf.toml"),
+        format!(
+            "[models.\"openai:gpt-4.1-mini\"]\nprovider = \"openai-chat\"\nmodel = \"m\"\n\
+             base_url = \"{}/v1\"\n",
+            server.uri()
+        ),
+    )
+    .expect("toml");
+    let out = eval_in(dir.path(), "openai:gpt-4.1-mini")
+        .env("OPENAI_API_KEY", PLANTED)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        err.contains("mf.toml") && err.contains("named like a built-in"),
+        "{err}"
+    );
+    assert_eq!(requests(&server).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect7_a_suite_model_with_its_own_base_url_gets_no_builtin_key_unless_allowed() {
+    let server = chat_server::start(Duration::from_millis(1), true).await;
+    let base = format!("{}/v1", server.uri());
+    let dir = repo_with_suite_models(json!({"fast": {
+        "provider": "openai-chat", "model": "m", "base_url": base
+    }}));
+    let out = eval_in(dir.path(), "fast")
+        .env("OPENAI_API_KEY", PLANTED)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        err.contains("OPENAI_API_KEY") && err.contains("--allow-key-env OPENAI_API_KEY"),
+        "{err}"
+    );
+    assert!(!err.contains(PLANTED));
+    assert_eq!(requests(&server).await, 0);
+    // The command line may allow it.
+    let out = eval_in(dir.path(), "fast")
+        .args(["--allow-key-env", "OPENAI_API_KEY"])
+        .env("OPENAI_API_KEY", PLANTED)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(requests(&server).await > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect7_api_key_env_github_token_is_refused_unless_allowed_on_the_command_line() {
+    let server = chat_server::start(Duration::from_millis(1), true).await;
+    let base = format!("{}/v1", server.uri());
+    let dir = repo_with_suite_models(json!({"internal": {
+        "provider": "openai-compatible", "model": "m", "base_url": base,
+        "api_key_env": "GITHUB_TOKEN"
+    }}));
+    let out = eval_in(dir.path(), "internal")
+        .env("GITHUB_TOKEN", "ghs_PLANTED")
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        err.contains("GITHUB_TOKEN") && err.contains("--allow-key-env GITHUB_TOKEN"),
+        "{err}"
+    );
+    assert_eq!(requests(&server).await, 0);
+    let ci = mf_in(dir.path())
+        .args(["ci", ".", "--comment", "off", "--summary", "off"])
+        .env("GITHUB_TOKEN", "ghs_PLANTED")
+        .output()
+        .expect("ci");
+    assert_eq!(ci.status.code(), Some(1), "{}", show(&ci));
+    assert_eq!(requests(&server).await, 0);
+    let out = eval_in(dir.path(), "internal")
+        .args(["--allow-key-env", "GITHUB_TOKEN"])
+        .env("GITHUB_TOKEN", "ghs_PLANTED")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(requests(&server).await > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defect 5: workflow-command injection on stdout and stderr
+
+const INJECTIONS: [&str; 4] = [
+    "\n::error title=X::y",
+    "\n::add-mask::secret",
+    "\n  ::stop-commands::tok",
+    "\r##[add-mask]legacy",
+];
+
+/// A repository whose tool names, descriptions and file names carry workflow commands.
+fn repo_with_injections() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tmp");
+    let tools: Vec<serde_json::Value> = INJECTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, inj)| {
+            json!({"name": format!("tool{i}{inj}"),
+                   "description": format!("Does a thing.{inj}\n::error title=D::desc"),
+                   "inputSchema": {"type": "object", "properties": {
+                       format!("p{inj}"): {"type": "string"}}}})
+        })
+        .collect();
+    std::fs::write(
+        dir.path().join("tools.json"),
+        json!({ "tools": tools }).to_string(),
+    )
+    .expect("tools");
+    // A folder whose name injects, holding a file the scan warns about.
+    let evil = dir.path().join("x\n::error title=F::file\n::add-mask::m");
+    std::fs::create_dir_all(&evil).expect("dir");
+    std::fs::write(evil.join("tools.json"), "{ not json").expect("bad file");
+    std::fs::write(evil.join(".mcp.json"), "{ \"mcpServers\": 3 }").expect("bad config");
+    dir
+}
+
+/// Lines the runner would execute: first non-blank characters `::`, or `##[` anywhere.
+fn workflow_commands(text: &str) -> Vec<String> {
+    text.split(['\n', '\r'])
+        .filter(|l| l.trim_start().starts_with("::") || l.contains("##["))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// mf's own annotations: `::error file=…,title=…::data` with the data escaped.
+fn is_mf_annotation(line: &str) -> bool {
+    let Some(rest) = ["::error ", "::warning ", "::notice "]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+    else {
+        return false;
+    };
+    let Some((props, _data)) = rest.split_once("::") else {
+        return false;
+    };
+    props.split(',').all(|p| {
+        p.split_once('=')
+            .is_some_and(|(k, _)| matches!(k, "file" | "line" | "title"))
+    }) && props.contains("title=")
+}
+
+fn assert_no_injected_commands(what: &str, out: &std::process::Output) {
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let text = String::from_utf8_lossy(bytes);
+        for line in workflow_commands(&text) {
+            assert!(
+                is_mf_annotation(&line),
+                "{what} {stream}: injected workflow command {line:?}\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn defect5_no_untrusted_string_starts_a_workflow_command_on_stdout_or_stderr() {
+    let dir = repo_with_injections();
+    let run = |args: &[&str]| {
+        let mut cmd = mf_in(dir.path());
+        for k in crate::support::machine_ci_vars() {
+            cmd.env_remove(k);
+        }
+        cmd.args(args)
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
+            .env("GITHUB_OUTPUT", dir.path().join("out.txt"))
+            .env("RUNNER_TEMP", dir.path())
+            .output()
+            .expect("run")
+    };
+    for args in [
+        &["scan", ".", "--no-write"][..],
+        &["scan", ".", "--no-write", "--json"][..],
+        &["lint", "."][..],
+        &["lint", ".", "--format", "json"][..],
+        &["cluster", "."][..],
+        &["ci", ".", "--comment", "off"][..],
+        &["lint", "x\n::error title=ARG::missing-path"][..],
+    ] {
+        let out = run(args);
+        assert!(out.status.code().is_some(), "{args:?} ran: {}", show(&out));
+        assert_no_injected_commands(&format!("{args:?}"), &out);
+    }
+    // mf ci did annotate in Actions (its own, escaped commands still reach the runner).
+    let ci = run(&["ci", ".", "--comment", "off"]);
+    let stdout = String::from_utf8_lossy(&ci.stdout);
+    assert!(
+        workflow_commands(&stdout).iter().any(|l| is_mf_annotation(l)),
+        "{}",
+        show(&ci)
+    );
+}
