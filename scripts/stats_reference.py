@@ -18,6 +18,15 @@ Prints Rust array entries for tests/integration/stats_reference.rs:
 - HOLM: Holm–Bonferroni adjusted p-values from statsmodels'
   `multipletests(p, alpha=0.05, method="holm")[1]`.
 
+- T975: Student's t quantiles `scipy.stats.t.ppf(0.975, df)`.
+- PAIRED: the mean paired difference and its case-clustered 95% interval from statsmodels'
+  intercept-only `OLS(d, 1).fit(cov_type="cluster", cov_kwds={"groups": case}, use_t=True)`
+  (params, bse, conf_int), asserted equal to the CR1 formula with NumPy.
+- CALIBRATED: per-case (base, again, head) counts; the unique-worst / unique-best counts in
+  plain Python and the tails `scipy.stats.binom.sf(k − 1, m, 1/3)`.
+- POWER: `scipy.stats.binom.sf(k − 1, n, drop)`, the first n reaching 80% by a plain loop,
+  and the calibrated minimum fall `min k: 2·binom.sf(k − 1, k + f, 1/3) ≤ 0.05` by a loop.
+
 Run once and paste the output into tests/integration/stats_reference.rs:
 
     pip install --user scipy statsmodels
@@ -34,7 +43,8 @@ from fractions import Fraction
 import numpy as np
 import scipy
 import statsmodels
-from scipy.stats import binomtest
+import statsmodels.api as sm
+from scipy.stats import binom, binomtest, t as student_t
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
@@ -125,6 +135,107 @@ def exact_sign(improved: int, regressed: int) -> tuple[float, float]:
     return float(p), float(mid_p)
 
 
+def lcg(seed):
+    """A small deterministic generator so the inputs are reproducible without NumPy's RNG."""
+    state = seed
+    while True:
+        state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        yield (state >> 11) / float(1 << 53)
+
+
+def paired_inputs():
+    """Per-case lists of per-trial differences head − base in {−1, 0, 1}."""
+    fixed = [
+        [[-1] * 5] * 7 + [[0] * 5] * 2 + [[1] * 5],
+        [[-1] * 5] * 6 + [[0] * 5] * 18,
+        [[0, 0], [0, 0]],
+        [[1], [-1]],
+        [[1, 0, 0], [0], [-1, -1], [0, 1, 1, 1]],
+        [[-1, 0, 0, 0, 0]] * 10 + [[0] * 5] * 10,
+    ]
+    rng = lcg(7)
+    out = list(fixed)
+    for i in range(34):
+        cases = 2 + int(next(rng) * 49)
+        cell = []
+        for _ in range(cases):
+            repeats = 1 + int(next(rng) * 8) if i % 3 == 0 else 5
+            drift = next(rng)
+            trials = []
+            for _ in range(repeats):
+                u = next(rng)
+                trials.append(-1 if u < 0.3 * drift else (1 if u > 1 - 0.1 * drift else 0))
+            cell.append(trials)
+        out.append(cell)
+    return out
+
+
+def paired_reference(cases):
+    d = np.array([x for c in cases for x in c], dtype=float)
+    g = np.array([i for i, c in enumerate(cases) for _ in c])
+    fit = sm.OLS(d, np.ones(len(d))).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=True)
+    mean, se = float(fit.params[0]), float(fit.bse[0])
+    lo, hi = (float(v) for v in fit.conf_int(0.05)[0])
+    # The CR1 formula by hand must agree.
+    big_g, n = len(cases), len(d)
+    meat = sum((np.array(c, dtype=float) - d.mean()).sum() ** 2 for c in cases)
+    se2 = math.sqrt(big_g / (big_g - 1) * meat / n**2)
+    assert abs(se2 - se) <= 1e-12, (se, se2)
+    tq = float(student_t.ppf(0.975, big_g - 1))
+    assert abs((mean - tq * se) - lo) <= 1e-12
+    return mean, se, lo, hi
+
+
+def calibrated_inputs():
+    fixed = [
+        [(5, 5, 0)] * 7 + [(5, 5, 5), (0, 0, 0), (3, 3, 3)],
+        [(5, 5, 0)] * 6 + [(5, 5, 5)] * 18,
+        [(5, 0, 0), (0, 5, 0), (5, 5, 5), (2, 2, 2)],
+        [(5, 5, 5)] * 10,
+        [(0, 0, 5)] * 5 + [(5, 5, 0)],
+    ]
+    rng = lcg(11)
+    out = list(fixed)
+    for _ in range(30):
+        cases = 4 + int(next(rng) * 47)
+        drift, broken = next(rng) * 0.5, next(rng) * 0.4
+        cell = []
+        for _ in range(cases):
+            stable = 5 if next(rng) < 0.7 else 0
+            runs = [stable if next(rng) >= drift else (5 if next(rng) < 0.6 else 0) for _ in range(3)]
+            if runs[2] == 5 and next(rng) < broken:
+                runs[2] = int(next(rng) * 3)
+            cell.append(tuple(runs))
+        out.append(cell)
+    return out
+
+
+def calibrated_reference(triples):
+    mw = sum(1 for t in triples if sorted(t)[0] < sorted(t)[1])
+    kw = sum(1 for a, b, h in triples if h < min(a, b))
+    mb = sum(1 for t in triples if sorted(t)[2] > sorted(t)[1])
+    kb = sum(1 for a, b, h in triples if h > max(a, b))
+    flipped = sum(1 for a, b, _ in triples if a != b)
+    tail = lambda m, k: 1.0 if k == 0 else float(binom.sf(k - 1, m, 1 / 3))
+    pw, pb = tail(mw, kw), tail(mb, kb)
+    return flipped, mw, kw, mb, kb, pw, pb, min(1.0, 2 * min(pw, pb))
+
+
+POWER_INPUTS = [
+    (n, drop, k)
+    for n in (4, 10, 20, 24, 50, 100)
+    for drop in (0.05, 0.15, 0.3, 0.6)
+    for k in (4, 6)
+] + [(10, 0.7, 6), (1000, 0.01, 6), (5, 0.5, 6), (6, 0.5, 6)]
+
+
+def cases_for_80(drop, k):
+    n = max(k, 1)
+    while binom.sf(k - 1, n, drop) < 0.8:
+        n += 1
+    return n
+
+
 def main() -> None:
     print(f"// statsmodels {statsmodels.__version__}, scipy {scipy.__version__}, numpy {np.__version__}")
     print("// WILSON")
@@ -162,7 +273,38 @@ def main() -> None:
         raw = ", ".join(repr(float(v)) for v in vector)
         adj = ", ".join(repr(float(v)) for v in adjusted)
         print(f"    (&[{raw}], &[{adj}]),")
+    main_new()
+
+
+def main_new() -> None:
+    print("// T975")
+    for df in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 14, 19, 23, 29, 30, 39, 49, 60, 99, 120, 199, 500, 1000, 10000, 100000]:
+        print(f"    ({df}, {float(student_t.ppf(0.975, df))!r}),")
+    print("// PAIRED")
+    for cases in paired_inputs():
+        mean, se, lo, hi = paired_reference(cases)
+        cells = ", ".join("&[" + ", ".join(str(x) for x in c) + "]" for c in cases)
+        print(f"    (&[{cells}], {mean!r}, {se!r}, {lo!r}, {hi!r}),")
+    print("// CALIBRATED")
+    for triples in calibrated_inputs():
+        f, mw, kw, mb, kb, pw, pb, p = calibrated_reference(triples)
+        cells = ", ".join(f"({a}, {b}, {h})" for a, b, h in triples)
+        print(f"    (&[{cells}], [{f}, {mw}, {kw}, {mb}, {kb}], {pw!r}, {pb!r}, {p!r}),")
+    print("// POWER")
+    for n, drop, k in POWER_INPUTS:
+        print(f"    ({n}, {drop!r}, {k}, {float(binom.sf(k - 1, n, drop))!r}, {cases_for_80(drop, k)}),")
+    print("// CALIBRATED_MIN_FALL")
+    for f in range(0, 21):
+        k = 1
+        while 2 * binom.sf(k - 1, k + f, 1 / 3) > 0.05:
+            k += 1
+        print(f"    ({f}, {k}),")
 
 
 if __name__ == "__main__":
+    import sys
+    # --new: only the effect, calibration and power sections (seconds, not minutes).
+    if "--new" in sys.argv:
+        main_new()
+        raise SystemExit
     main()

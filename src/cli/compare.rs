@@ -27,7 +27,8 @@ pub struct CompareArgs {
     /// Also write a markdown summary to FILE.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
-    /// Exit 2 when a gated metric regressed significantly.
+    /// Exit 2 when a gated metric regressed significantly (`regressed`; a `likely-regressed`
+    /// verdict, which the gate's test could not confirm, exits 0 and says what would decide).
     #[arg(long)]
     pub fail_on_regression: bool,
     /// Metrics the gate reads (comma-separated): selection-accuracy, argument-accuracy,
@@ -39,9 +40,15 @@ pub struct CompareArgs {
         default_value = "selection-accuracy,argument-accuracy,over-trigger"
     )]
     pub gate_metrics: Vec<String>,
-    /// Which paired test decides a verdict.
-    #[arg(long, value_enum, default_value_t = PairingArg::Case)]
-    pub pairing: PairingArg,
+    /// Which paired test decides a verdict (default: `calibrated` with --calibration, else
+    /// `case`).
+    #[arg(long, value_enum)]
+    pub pairing: Option<PairingArg>,
+    /// The A/A run: base evaluated again with identical settings and fresh requests (not the
+    /// cache). The calibrated test then measures how often cases flip between identical runs and
+    /// tests head's changed cases against that (SCHEMA.md "Calibration").
+    #[arg(long, value_name = "BASE2")]
+    pub calibration: Option<String>,
     /// Significance level of the sign tests.
     #[arg(long, value_name = "ALPHA", default_value_t = 0.05)]
     pub alpha: f64,
@@ -67,6 +74,8 @@ pub enum PairingArg {
     Trial,
     /// Both tests must agree.
     Both,
+    /// The calibrated test (needs --calibration).
+    Calibrated,
 }
 
 impl From<PairingArg> for Pairing {
@@ -75,6 +84,7 @@ impl From<PairingArg> for Pairing {
             PairingArg::Case => Pairing::Case,
             PairingArg::Trial => Pairing::Trial,
             PairingArg::Both => Pairing::Both,
+            PairingArg::Calibrated => Pairing::Calibrated,
         }
     }
 }

@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use crate::cli::compare::{CompareArgs, CompareFormat};
-use crate::compare::eval::{METRICS, comparability};
-use crate::compare::report::{scorecards, surfaces};
+use crate::compare::eval::{METRICS, calibration_reasons, comparability};
+use crate::compare::report::{scorecards_calibrated, surfaces};
 use crate::render::document::Document;
 use crate::render::template::{SUMMARY, render_with};
 use crate::render::terminal::Style;
 use crate::render::view::View;
-use crate::report::compare::{GateSettings, Verdict};
+use crate::report::compare::{GateSettings, Pairing, Verdict};
 use crate::report::scorecard::Scorecard;
 use crate::surface::Surface;
 use crate::surface::git::{GitError, surface_at_ref};
@@ -89,12 +89,27 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
                 super::note(&text);
                 return Ok(Exit::InputError);
             }
+            let again = match &args.calibration {
+                Some(source) => Some((source.as_str(), calibration(source, b)?)),
+                None => None,
+            };
+            let pairing = match (args.pairing, &again) {
+                (Some(p), _) => p.into(),
+                (None, Some(_)) => Pairing::Calibrated,
+                (None, None) => Pairing::Case,
+            };
+            if pairing == Pairing::Calibrated && again.is_none() {
+                return Err(Error::Usage(
+                    "--pairing calibrated needs --calibration BASE2 (base evaluated again)".into(),
+                ));
+            }
             let gate = GateSettings {
-                pairing: args.pairing.into(),
+                pairing,
                 alpha: args.alpha,
                 metrics: args.gate_metrics.clone(),
             };
-            scorecards(&base_src, &head_src, b, h, gate)
+            let again = again.as_ref().map(|(s, card)| (*s, card.as_ref()));
+            scorecards_calibrated(&base_src, &head_src, b, h, again, gate)
         }
         (Loaded::Surface(b), Loaded::Surface(h)) => surfaces(&base_src, &head_src, b, h),
         _ => {
@@ -128,6 +143,24 @@ pub(super) fn run(args: &CompareArgs, style: Style) -> Result<Exit, Error> {
             Exit::Ok
         },
     )
+}
+
+/// The A/A scorecard at `source`, refused (usage error, every reason listed) when it is not a
+/// scorecard, not comparable with base, or served from the cache.
+fn calibration(source: &str, base: &Scorecard) -> Result<Box<Scorecard>, Error> {
+    let Loaded::Scorecard(card) = load(source)? else {
+        return Err(Error::Usage(format!(
+            "--calibration {source}: not a scorecard (give base evaluated again, mf eval --json-out)"
+        )));
+    };
+    let reasons = calibration_reasons(base, &card);
+    if !reasons.is_empty() {
+        return Err(Error::Usage(format!(
+            "--calibration {source} cannot serve as base evaluated again: {}",
+            reasons.join("; ")
+        )));
+    }
+    Ok(card)
 }
 
 /// A scorecard when the file says `"kind": "scorecard"`, else a surface.

@@ -11,23 +11,34 @@
 //! - **case-level**: each paired case is a pair, compared by its share of good paired trials in
 //!   base vs head. Answers "would it show on cases like these?"; robust to whole-case flips.
 //!
-//! Both use the exact two-sided sign test (ties dropped). A verdict is taken from the gate's
-//! pairing (`case` by default, see SCHEMA.md for the simulation behind that choice): regressed or
-//! improved when p (Holm-adjusted within the tools and pairs families) ≤ α; `insufficient-data`
-//! when 1–5 pairs are discordant (no split of ≤ 5 can reach p ≤ 0.05) or fewer than 6 pairs
-//! exist at all; `unchanged` otherwise (including "every pair tied" over ≥ 6 pairs).
+//! - **calibrated** (with the A/A run, `--calibration`): per case, is head the uniquely worst of
+//!   base, base again and head? Exact under exchangeability of the three runs, whatever the
+//!   drift (`stats::calibrated_test`, SCHEMA.md "Calibration").
+//!
+//! The first two use the exact two-sided sign test (ties dropped). A verdict is taken from the
+//! gate's pairing (`case` by default, `calibrated` with an A/A run; SCHEMA.md has the simulation
+//! behind that choice), see [`verdict_of`]: `unchanged` only when every paired trial tied;
+//! regressed or improved when p (Holm-adjusted within the tools and pairs families) ≤ α;
+//! `insufficient-data` when no split could reach α; `no-significant-change` otherwise; and
+//! `likely-regressed` when the gate cannot decide but the trial-level test says regressed.
+//! Every metric also carries its effect: the paired difference with a case-clustered 95%
+//! interval (`stats::paired_difference`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::eval::power::power_plan;
 use crate::eval::score::picked_label;
 use crate::providers::Reply;
 use crate::report::compare::{
-    CasePairing, EvalComparison, GateSettings, MetricComparison, ModelComparison, PairedTest,
-    Pairing, Verdict,
+    CalibratedPaired, Calibration, CasePairing, Effect, EvalComparison, GateSettings,
+    MetricComparison, ModelComparison, PairedTest, Pairing, Verdict,
 };
 use crate::report::metrics::{NONE_LABEL, Rate, Verdict as TrialVerdict};
 use crate::report::scorecard::{CaseInfo, ModelResult, Scorecard, Status, TrialRow};
-use crate::stats::{holm, min_pairs_for_significance, pairs_needed, sign_test};
+use crate::stats::{
+    calibrated_min_fall, calibrated_test, holm, min_pairs_for_significance, paired_difference,
+    pairs_needed, sign_test,
+};
 
 /// Metrics gated by `--fail-on-regression` unless `--gate-metrics` says otherwise.
 pub const DEFAULT_GATED: &[&str] = &["selection-accuracy", "argument-accuracy", "over-trigger"];
@@ -188,11 +199,49 @@ pub struct Observations {
 
 /// The paired tests and a verdict for per-case indicator pairs, oriented so that `true` = good.
 /// This is the decision rule the simulation exercises (tests/compare_simulation.rs).
+/// `Pairing::Calibrated` without an A/A run decides as `Pairing::Case`.
 pub fn decide(
     cases: &[Vec<(bool, bool)>],
     pairing: Pairing,
     alpha: f64,
 ) -> (PairedTest, PairedTest, Verdict) {
+    let (trial, case) = tests_of(cases);
+    let verdict = verdict_of(&trial, &case, None, pairing, alpha);
+    (trial, case, verdict)
+}
+
+/// [`decide`] with the A/A run: `triples` holds, per case measured in base, base again and head,
+/// the good-trial counts `(base, again, head)` over the trials all three measured. The verdict
+/// is the calibrated test's (see `stats::calibrated_test`).
+pub fn decide_calibrated(
+    cases: &[Vec<(bool, bool)>],
+    triples: &[(u64, u64, u64)],
+    alpha: f64,
+) -> (PairedTest, PairedTest, CalibratedPaired, Verdict) {
+    let (trial, case) = tests_of(cases);
+    let calibrated = calibrated_of(triples);
+    let verdict = verdict_of(&trial, &case, Some(&calibrated), Pairing::Calibrated, alpha);
+    (trial, case, calibrated, verdict)
+}
+
+fn calibrated_of(triples: &[(u64, u64, u64)]) -> CalibratedPaired {
+    let t = calibrated_test(triples);
+    CalibratedPaired {
+        cases: t.cases,
+        aa_flipped: t.aa_flipped,
+        informative_worse: t.informative_worse,
+        worse: t.worse,
+        informative_better: t.informative_better,
+        better: t.better,
+        p_worse: t.p_worse,
+        p_better: t.p_better,
+        p: t.p,
+        p_adjusted: t.p,
+    }
+}
+
+/// The trial-level and case-level sign tests of oriented per-case pairs.
+fn tests_of(cases: &[Vec<(bool, bool)>]) -> (PairedTest, PairedTest) {
     let (mut ti, mut tr, mut tt) = (0u64, 0u64, 0u64);
     let (mut ci, mut cr, mut ct) = (0u64, 0u64, 0u64);
     for trials in cases {
@@ -216,10 +265,7 @@ pub fn decide(
             std::cmp::Ordering::Equal => ct += 1,
         }
     }
-    let trial = test(ti, tr, tt);
-    let case = test(ci, cr, ct);
-    let verdict = verdict_of(&trial, &case, pairing, alpha);
-    (trial, case, verdict)
+    (test(ti, tr, tt), test(ci, cr, ct))
 }
 
 fn test(improved: u64, regressed: u64, tied: u64) -> PairedTest {
@@ -235,44 +281,102 @@ fn test(improved: u64, regressed: u64, tied: u64) -> PairedTest {
     }
 }
 
+/// One sign test's verdict: significant → its direction; fewer than `min` pairs, or 1 to
+/// `min − 1` discordant → insufficient data (no split could reach α); else no significant
+/// change.
 fn single(t: &PairedTest, alpha: f64) -> Verdict {
     let min = min_pairs_for_significance(alpha);
     let discordant = t.improved + t.regressed;
-    if t.pairs < min || (discordant > 0 && discordant < min) {
-        Verdict::InsufficientData
-    } else if t.p_adjusted <= alpha && t.regressed > t.improved {
+    if t.p_adjusted <= alpha && t.regressed > t.improved {
         Verdict::Regressed
     } else if t.p_adjusted <= alpha && t.improved > t.regressed {
         Verdict::Improved
+    } else if t.pairs < min || (discordant > 0 && discordant < min) {
+        Verdict::InsufficientData
     } else {
-        Verdict::Unchanged
+        Verdict::NoSignificantChange
     }
 }
 
-/// The verdict of a pair of tests under `pairing`.
-pub fn verdict_of(trial: &PairedTest, case: &PairedTest, pairing: Pairing, alpha: f64) -> Verdict {
-    match pairing {
-        Pairing::Trial => single(trial, alpha),
-        Pairing::Case => single(case, alpha),
-        Pairing::Both => match (single(trial, alpha), single(case, alpha)) {
+/// The calibrated test's verdict: significant → its direction; fewer cases in all three runs
+/// than the calibrated test could ever decide on → insufficient data; else no significant
+/// change.
+fn calibrated_single(c: &CalibratedPaired, alpha: f64) -> Verdict {
+    if c.p_adjusted <= alpha && c.p_worse < c.p_better {
+        Verdict::Regressed
+    } else if c.p_adjusted <= alpha && c.p_better < c.p_worse {
+        Verdict::Improved
+    } else if calibrated_min_fall(0, alpha).is_none_or(|k| c.cases < k) {
+        Verdict::InsufficientData
+    } else {
+        Verdict::NoSignificantChange
+    }
+}
+
+/// The verdict of the tests under `pairing`.
+///
+/// 1. Every paired trial tied → `unchanged` (whatever the number of cases: identical runs read
+///    as identical).
+/// 2. The gate's test (`trial`, `case`, `calibrated`; `both` needs the two sign tests to agree,
+///    else insufficient data when either is, else no significant change).
+/// 3. When that is not significant (no significant change or insufficient data) but the
+///    trial-level test says regressed (`pAdjusted ≤ α`) and more cases fell than rose →
+///    `likely-regressed`: the trials moved, and the cases are too few, or the drift unmeasured,
+///    to rule out a provider that redraws whole cases.
+pub fn verdict_of(
+    trial: &PairedTest,
+    case: &PairedTest,
+    calibrated: Option<&CalibratedPaired>,
+    pairing: Pairing,
+    alpha: f64,
+) -> Verdict {
+    if trial.pairs > 0 && trial.improved + trial.regressed == 0 {
+        return Verdict::Unchanged;
+    }
+    let gate = match (pairing, calibrated) {
+        (Pairing::Trial, _) => single(trial, alpha),
+        (Pairing::Case, _) | (Pairing::Calibrated, None) => single(case, alpha),
+        (Pairing::Calibrated, Some(c)) => calibrated_single(c, alpha),
+        (Pairing::Both, _) => match (single(trial, alpha), single(case, alpha)) {
             (a, b) if a == b => a,
-            (_, Verdict::InsufficientData) => Verdict::InsufficientData,
-            _ => Verdict::Unchanged,
+            (Verdict::InsufficientData, _) | (_, Verdict::InsufficientData) => {
+                Verdict::InsufficientData
+            }
+            _ => Verdict::NoSignificantChange,
         },
+    };
+    let undecided = matches!(
+        gate,
+        Verdict::NoSignificantChange | Verdict::InsufficientData
+    );
+    let trial_regressed = trial.p_adjusted <= alpha && trial.regressed > trial.improved;
+    if pairing != Pairing::Trial && undecided && trial_regressed && case.regressed > case.improved {
+        Verdict::LikelyRegressed
+    } else {
+        gate
     }
 }
 
-/// Compare one metric over the paired cases.
+/// Compare one metric over the paired cases: the base/head pairs, the rates, and (with the A/A
+/// run) per case the good-trial counts `(base, again, head)` over the trials all three measured,
+/// oriented so that a higher count is better.
 fn observe(
     metric: &Metric<'_>,
     cases: &[&CaseInfo],
     base: &RowIndex<'_>,
     head: &RowIndex<'_>,
-) -> (Observations, Rate, Rate) {
+    again: Option<&Again<'_>>,
+) -> (Observations, Rate, Rate, Vec<(u64, u64, u64)>) {
     let mut obs = Observations::default();
+    let mut triples = Vec::new();
     let (mut bn, mut hn, mut n) = (0u64, 0u64, 0u64);
+    let good = |v: bool| u64::from(v == metric.higher_is_better);
     for case in cases.iter().filter(|c| (metric.applies)(c)) {
         let mut trials = Vec::new();
+        let mut triple: Option<(u64, u64, u64)> = again
+            .filter(|a| a.cases.contains(case.id.as_str()))
+            .map(|_| (0, 0, 0));
+        let mut measured = 0u64;
         for (trial, b_row) in base.trials(&case.id) {
             let Some(h_row) = head.row(&case.id, trial) else {
                 continue;
@@ -294,12 +398,33 @@ fn observe(
             bn += u64::from(pair.0);
             hn += u64::from(pair.1);
             trials.push(pair);
+            if let (Some(t), Some(a)) = (triple.as_mut(), again)
+                && let Some(a_row) = a.index.row(&case.id, trial)
+                && a_row.verdict != TrialVerdict::Error
+                && let Some(x) = (metric.value)(a_row, &a.index.side)
+            {
+                t.0 += good(b);
+                t.1 += good(x);
+                t.2 += good(h);
+                measured += 1;
+            }
+        }
+        if let Some(t) = triple
+            && measured > 0
+        {
+            triples.push(t);
         }
         if !trials.is_empty() {
             obs.cases.push((case.id.clone(), trials));
         }
     }
-    (obs, Rate::new(bn, n), Rate::new(hn, n))
+    (obs, Rate::new(bn, n), Rate::new(hn, n), triples)
+}
+
+/// The A/A run of one model: its rows, and the cases it measured with base's input.
+struct Again<'a> {
+    index: RowIndex<'a>,
+    cases: BTreeSet<&'a str>,
 }
 
 /// Trial rows of one model, by case and trial index.
@@ -378,12 +503,13 @@ fn compare_model(
     base: (&ModelResult, &Scorecard),
     head: (&ModelResult, &Scorecard),
     cases: &[&CaseInfo],
+    again: Option<&Again<'_>>,
     pairing: Pairing,
     alpha: f64,
 ) -> ModelComparison {
     let bi = RowIndex::new(base.0, base.1);
     let hi = RowIndex::new(head.0, head.1);
-    let run = |m: &Metric<'_>| compare_metric(m, cases, &bi, &hi, pairing, alpha);
+    let run = |m: &Metric<'_>| compare_metric(m, cases, (&bi, &hi, again), pairing, alpha);
     let metrics: Vec<MetricComparison> = suite_metrics().iter().map(run).collect();
 
     let expected: BTreeSet<String> = cases
@@ -442,12 +568,11 @@ fn compare_model(
 fn compare_metric(
     m: &Metric<'_>,
     cases: &[&CaseInfo],
-    base: &RowIndex<'_>,
-    head: &RowIndex<'_>,
+    (base, head, again): (&RowIndex<'_>, &RowIndex<'_>, Option<&Again<'_>>),
     pairing: Pairing,
     alpha: f64,
 ) -> MetricComparison {
-    let (obs, before, after) = observe(m, cases, base, head);
+    let (obs, before, after, triples) = observe(m, cases, base, head, again);
     // Orient so that `true` = good for the tests.
     let oriented: Vec<Vec<(bool, bool)>> = obs
         .cases
@@ -458,11 +583,31 @@ fn compare_metric(
                 .collect()
         })
         .collect();
-    let (trial, case, verdict) = decide(&oriented, pairing, alpha);
+    let (trial, case) = tests_of(&oriented);
+    // With an A/A run the calibrated test is always reported; it decides under `calibrated`.
+    let calibrated = again.map(|_| calibrated_of(&triples));
+    let verdict = verdict_of(&trial, &case, calibrated.as_ref(), pairing, alpha);
     let delta = match (before.value, after.value) {
         (Some(b), Some(a)) => Some(a - b),
         _ => None,
     };
+    let differences: Vec<Vec<f64>> = obs
+        .cases
+        .iter()
+        .map(|(_, t)| {
+            t.iter()
+                .map(|&(b, h)| f64::from(u8::from(h)) - f64::from(u8::from(b)))
+                .collect()
+        })
+        .collect();
+    let effect = paired_difference(&differences).map(|d| Effect {
+        difference: d.mean,
+        // A difference of proportions lies in [−1, 1]; the t interval can overshoot it.
+        ci95: [d.ci95.0.max(-1.0), d.ci95.1.min(1.0)],
+        standard_error: d.standard_error,
+        cases: d.cases,
+        trials: d.trials,
+    });
     let mut out = MetricComparison {
         metric: m.name.to_owned(),
         subject: m.subject.clone(),
@@ -470,8 +615,10 @@ fn compare_metric(
         before,
         after,
         delta,
+        effect,
         trial,
         case,
+        calibrated,
         verdict,
         notes: Vec::new(),
     };
@@ -479,14 +626,24 @@ fn compare_metric(
     out
 }
 
-/// Holm-adjust a family (trial and case p-values separately) and re-take the verdicts.
+/// Holm-adjust a family (trial, case and calibrated p-values separately) and re-take the
+/// verdicts.
 fn adjust(family: &mut [MetricComparison], pairing: Pairing, alpha: f64) {
     let trial = holm(&family.iter().map(|m| m.trial.p).collect::<Vec<_>>());
     let case = holm(&family.iter().map(|m| m.case.p).collect::<Vec<_>>());
+    let calibrated = holm(
+        &family
+            .iter()
+            .map(|m| m.calibrated.as_ref().map_or(1.0, |c| c.p))
+            .collect::<Vec<_>>(),
+    );
     for (i, m) in family.iter_mut().enumerate() {
         m.trial.p_adjusted = trial[i];
         m.case.p_adjusted = case[i];
-        m.verdict = verdict_of(&m.trial, &m.case, pairing, alpha);
+        if let Some(c) = m.calibrated.as_mut() {
+            c.p_adjusted = calibrated[i];
+        }
+        m.verdict = verdict_of(&m.trial, &m.case, m.calibrated.as_ref(), pairing, alpha);
     }
 }
 
@@ -501,7 +658,7 @@ fn notes(
     let min = min_pairs_for_significance(alpha);
     // A trial-level regression carried by a few cases whose trials all flipped together.
     let trial_says_regressed = m.trial.p <= alpha && m.trial.regressed > m.trial.improved;
-    if trial_says_regressed {
+    if trial_says_regressed && m.verdict != Verdict::LikelyRegressed {
         let flipped: Vec<&str> = obs
             .cases
             .iter()
@@ -526,49 +683,150 @@ fn notes(
             ));
         }
     }
-    if m.verdict == Verdict::InsufficientData {
-        let t = match pairing {
-            Pairing::Trial => &m.trial,
-            _ => &m.case,
+    if m.verdict == Verdict::LikelyRegressed {
+        let c = &m.case;
+        let why = match &m.calibrated {
+            Some(cal) => format!(
+                "the calibrated test cannot rule out the drift base showed against itself \
+                 ({} of {} cases differed between base and base again; head was the worst \
+                 run on {} of {} cases with a unique worst run, p = {})",
+                cal.aa_flipped,
+                cal.cases,
+                cal.worse,
+                cal.informative_worse,
+                p_short(cal.p_adjusted)
+            ),
+            None => format!(
+                "{} cases cannot rule out provider drift (the case-level test gives p = {}; \
+                 it needs at least {min} cases to fall with none rising); run with \
+                 --calibration BASE2 (base evaluated again, fresh requests) or add cases",
+                c.pairs,
+                p_short(c.p_adjusted)
+            ),
         };
-        let unit = if pairing == Pairing::Trial {
-            "trials"
+        notes.push(format!(
+            "likely regressed: {} of {} cases fell ({} rose) and {} of {} trials ({} rose, p = {}), but {why}",
+            c.regressed,
+            c.pairs,
+            c.improved,
+            m.trial.regressed,
+            m.trial.pairs,
+            m.trial.improved,
+            p_short(m.trial.p_adjusted)
+        ));
+    }
+    let undecided = matches!(
+        m.verdict,
+        Verdict::InsufficientData | Verdict::NoSignificantChange | Verdict::LikelyRegressed
+    );
+    if undecided {
+        if let Some(cal) = m
+            .calibrated
+            .as_ref()
+            .filter(|_| pairing == Pairing::Calibrated)
+        {
+            if let Some(k) = calibrated_min_fall(cal.aa_flipped, alpha) {
+                notes.push(format!(
+                    "with the drift base showed against itself ({} of {} cases), the calibrated \
+                     test needs about {k} cases to fall in head to call a regression",
+                    cal.aa_flipped, cal.cases
+                ));
+            }
         } else {
-            "cases"
-        };
-        if t.pairs < min {
-            notes.push(format!(
-                "only {} paired {unit} (at least {min} are needed before any change could be significant)",
-                t.pairs
-            ));
-        } else if let Some(more) = pairs_needed(t.improved, t.regressed, alpha) {
-            notes.push(format!(
-                "{} of {} paired {unit} changed; about {more} more changed {unit} at this split would be needed to reach p ≤ {alpha}",
-                t.improved + t.regressed,
-                t.pairs
-            ));
-        } else {
-            notes.push(format!(
-                "{} of {} paired {unit} changed, split evenly: more data would not decide it",
-                t.improved + t.regressed,
-                t.pairs
-            ));
+            let t = match pairing {
+                Pairing::Trial => &m.trial,
+                _ => &m.case,
+            };
+            let unit = if pairing == Pairing::Trial {
+                "trials"
+            } else {
+                "cases"
+            };
+            if t.pairs < min {
+                notes.push(format!(
+                    "only {} paired {unit} (at least {min} are needed before any change could be significant)",
+                    t.pairs
+                ));
+            } else if let Some(more) = pairs_needed(t.improved, t.regressed, alpha) {
+                notes.push(format!(
+                    "{} of {} paired {unit} changed; about {more} more changed {unit} at this split would be needed to reach p ≤ {alpha}",
+                    t.improved + t.regressed,
+                    t.pairs
+                ));
+            } else if t.improved + t.regressed > 0 {
+                notes.push(format!(
+                    "{} of {} paired {unit} changed, split evenly: more data would not decide it",
+                    t.improved + t.regressed,
+                    t.pairs
+                ));
+            }
         }
     }
     notes
 }
 
+/// A p-value for a note: 3 significant digits.
+fn p_short(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
 /// Compare two comparable scorecards.
 pub fn compare(base: &Scorecard, head: &Scorecard, gate: GateSettings) -> EvalComparison {
+    compare_calibrated(base, head, None, gate)
+}
+
+/// Compare two comparable scorecards, with the A/A run `calibration` (`(source, base again)`,
+/// comparable with base, see [`calibration_reasons`]) when there is one. With it, every metric
+/// carries the calibrated test and the gate's pairing should be `calibrated`.
+pub fn compare_calibrated(
+    base: &Scorecard,
+    head: &Scorecard,
+    calibration: Option<(&str, &Scorecard)>,
+    gate: GateSettings,
+) -> EvalComparison {
     let (cases, pairing) = pair_cases(base, head);
+    let again_cases: BTreeSet<&str> = calibration
+        .map(|(_, again)| {
+            let by_id: BTreeMap<&str, &CaseInfo> = again
+                .suite
+                .cases
+                .iter()
+                .map(|c| (c.id.as_str(), c))
+                .collect();
+            base.suite
+                .cases
+                .iter()
+                .filter(|c| {
+                    by_id
+                        .get(c.id.as_str())
+                        .is_some_and(|a| a.input_hash == c.input_hash && a.reviewed)
+                })
+                .map(|c| c.id.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
     let mut models = Vec::new();
     for m in &base.models {
         if let Some(o) = head.models.iter().find(|o| o.label == m.label) {
+            let again = calibration.and_then(|(_, card)| {
+                card.models
+                    .iter()
+                    .find(|a| a.label == m.label)
+                    .map(|a| Again {
+                        index: RowIndex::new(a, card),
+                        cases: again_cases.clone(),
+                    })
+            });
             models.push(compare_model(
                 &m.label,
                 (m, base),
                 (o, head),
                 &cases,
+                again.as_ref(),
                 gate.pairing,
                 gate.alpha,
             ));
@@ -581,18 +839,62 @@ pub fn compare(base: &Scorecard, head: &Scorecard, gate: GateSettings) -> EvalCo
             .map(|m| m.label.clone())
             .collect()
     };
+    let calibration = calibration.map(|(source, _)| Calibration {
+        source: source.to_owned(),
+        paired: cases
+            .iter()
+            .filter(|c| again_cases.contains(c.id.as_str()))
+            .count() as u64,
+    });
+    let aa_flipped = calibration.as_ref().map(|_| {
+        models
+            .iter()
+            .flat_map(|m| &m.metrics)
+            .filter(|c| c.metric == "selection-accuracy")
+            .filter_map(|c| c.calibrated.as_ref().map(|x| x.aa_flipped))
+            .max()
+            .unwrap_or(0)
+    });
+    let power = power_plan(
+        pairing.paired,
+        u64::from(base.reproducibility.repeat),
+        gate.pairing,
+        gate.alpha,
+        aa_flipped,
+    );
     EvalComparison {
         cases: pairing,
         models_only_in_base: labels(base, head),
         models_only_in_head: labels(head, base),
         models,
         gate,
+        calibration,
+        power: Some(power),
     }
 }
 
-/// The overall verdict over the gated metrics: regressed > improved > insufficient data >
-/// unchanged. A metric with no paired trial at all (over-trigger in a suite without
-/// must-not-call cases) measures nothing and stays out.
+/// Why `again` cannot serve as the A/A run of `base`: every [`comparability`] reason, and any
+/// trial served from the trial cache (a cached trial is base's own answer again, not a fresh
+/// draw, and would make drift look smaller than it is). Empty = usable.
+pub fn calibration_reasons(base: &Scorecard, again: &Scorecard) -> Vec<String> {
+    let mut reasons = comparability(base, again);
+    let cached: usize = again
+        .models
+        .iter()
+        .map(|m| m.trials.iter().filter(|t| t.cached).count())
+        .sum();
+    if cached > 0 {
+        reasons.push(format!(
+            "the calibration run served {cached} trial(s) from the trial cache; re-run base \
+             with the cache off so every request is fresh"
+        ));
+    }
+    reasons
+}
+
+/// The overall verdict over the gated metrics: regressed > likely regressed > improved >
+/// insufficient data > no significant change > unchanged. A metric with no paired trial at all
+/// (over-trigger in a suite without must-not-call cases) measures nothing and stays out.
 pub fn overall(eval: &EvalComparison) -> Verdict {
     let gated: Vec<Verdict> = eval
         .models
@@ -604,8 +906,10 @@ pub fn overall(eval: &EvalComparison) -> Verdict {
         .collect();
     for v in [
         Verdict::Regressed,
+        Verdict::LikelyRegressed,
         Verdict::Improved,
         Verdict::InsufficientData,
+        Verdict::NoSignificantChange,
     ] {
         if gated.contains(&v) {
             return v;
@@ -632,15 +936,73 @@ mod tests {
             assert_eq!(decide(&same, p, 0.05).2, Verdict::Unchanged);
         }
         let tiny = cases(&[(5, 5, 0); 3]);
+        // 3 cases fell in all 15 trials: the case-level test cannot decide, the trial-level
+        // one can — likely regressed, not a gate failure.
         assert_eq!(
             decide(&tiny, Pairing::Case, 0.05).2,
+            Verdict::LikelyRegressed
+        );
+        let mixed = cases(&[(5, 5, 0), (5, 0, 5), (5, 3, 3)]);
+        assert_eq!(
+            decide(&mixed, Pairing::Case, 0.05).2,
             Verdict::InsufficientData
         );
+        // Identical runs with 2 cases (over-trigger with 2 must-not-call cases) read unchanged.
+        let two = cases(&[(5, 0, 0), (5, 5, 5)]);
+        for p in [
+            Pairing::Trial,
+            Pairing::Case,
+            Pairing::Both,
+            Pairing::Calibrated,
+        ] {
+            assert_eq!(decide(&two, p, 0.05).2, Verdict::Unchanged);
+        }
         // 15 trial pairs regressed, all from 3 cases: trial-level says regressed, case-level
         // cannot (3 cases).
         let (trial, case, v) = decide(&tiny, Pairing::Trial, 0.05);
         assert_eq!(v, Verdict::Regressed);
         assert_eq!((trial.regressed, case.regressed), (15, 3));
+    }
+
+    #[test]
+    fn seven_of_ten_broken_is_likely_regressed_and_calibration_decides() {
+        // 10 cases × 5: 7 fell from 4/5 to 0/5, 1 rose, 2 unchanged.
+        let mut spec = vec![(5, 4, 0); 7];
+        spec.push((5, 0, 5));
+        spec.extend([(5, 5, 5), (5, 0, 0)]);
+        let pairs = cases(&spec);
+        let (trial, case, v) = decide(&pairs, Pairing::Case, 0.05);
+        assert_eq!((case.regressed, case.improved), (7, 1));
+        assert!(case.p > 0.05 && trial.p < 1e-5);
+        assert_eq!(v, Verdict::LikelyRegressed);
+        // A stable A/A run (base again = base).
+        let triples: Vec<(u64, u64, u64)> = spec
+            .iter()
+            .map(|&(_, b, h)| (b as u64, b as u64, h as u64))
+            .collect();
+        let (_, _, cal, v) = decide_calibrated(&pairs, &triples, 0.05);
+        assert_eq!((cal.worse, cal.informative_worse), (7, 7));
+        assert_eq!(v, Verdict::Regressed);
+        // An A/A run that already shows head's outcome on every case: drift explains it all.
+        let noisy: Vec<(u64, u64, u64)> = spec
+            .iter()
+            .map(|&(_, b, h)| (b as u64, h as u64, h as u64))
+            .collect();
+        let (_, _, _, v) = decide_calibrated(&pairs, &noisy, 0.05);
+        assert_ne!(v, Verdict::Regressed);
+        // Some pairs moved both ways, nothing significant anywhere: no significant change.
+        let even = cases(&[
+            (5, 5, 0),
+            (5, 0, 5),
+            (5, 5, 0),
+            (5, 0, 5),
+            (5, 5, 0),
+            (5, 0, 5),
+        ]);
+        assert_eq!(
+            decide(&even, Pairing::Case, 0.05).2,
+            Verdict::NoSignificantChange
+        );
     }
 
     #[test]

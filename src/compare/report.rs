@@ -2,7 +2,7 @@
 //! sides, the paired comparison or the surface diff, and the overall verdict. `mf compare` and
 //! `mf ci` build theirs here.
 
-use super::eval::{compare, overall};
+use super::eval::{compare_calibrated, overall};
 use super::surface_diff::diff;
 use crate::report::compare::{COMPARE_VERSION, CompareReport, GateSettings, Side};
 use crate::report::scorecard::Scorecard;
@@ -36,7 +36,20 @@ pub fn scorecards(
     head: &Scorecard,
     gate: GateSettings,
 ) -> CompareReport {
-    let eval = compare(base, head, gate);
+    scorecards_calibrated(base_source, head_source, base, head, None, gate)
+}
+
+/// [`scorecards`] with the A/A run (`(source, base again)`, already found usable by
+/// `eval::calibration_reasons`) when there is one; the gate should then be `calibrated`.
+pub fn scorecards_calibrated(
+    base_source: &str,
+    head_source: &str,
+    base: &Scorecard,
+    head: &Scorecard,
+    calibration: Option<(&str, &Scorecard)>,
+    gate: GateSettings,
+) -> CompareReport {
+    let eval = compare_calibrated(base, head, calibration, gate);
     CompareReport {
         version: COMPARE_VERSION,
         kind: "compare".into(),

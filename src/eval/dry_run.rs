@@ -4,7 +4,9 @@
 
 use super::config::EvalConfig;
 use super::plan::{BudgetError, PERMUTATION_VERSION};
+use super::power::{DEFAULT_ALPHA, power_plan};
 use crate::providers::config::ModelSpec;
+use crate::report::compare::{Pairing, PowerPlan};
 use crate::suite::Case;
 use crate::surface::Tool;
 use crate::surface::tokens::TOKENIZER;
@@ -46,6 +48,9 @@ pub struct DryRun {
     pub refusals: Vec<BudgetError>,
     /// `--max-input-tokens`.
     pub max_input_tokens: Option<u64>,
+    /// What a compare of this suite could reveal under the default (case-level) gate, and
+    /// what calibration would buy.
+    pub power: PowerPlan,
 }
 
 /// One model of a dry run.
@@ -142,5 +147,12 @@ pub fn dry_run(
         max_input_tokens: config.budgets.max_input_tokens,
         wall,
         refusals,
+        power: power_plan(
+            cases.len() as u64,
+            u64::from(config.repeat),
+            Pairing::Case,
+            DEFAULT_ALPHA,
+            None,
+        ),
     }
 }

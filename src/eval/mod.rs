@@ -14,6 +14,7 @@ mod error;
 pub mod evaluate;
 pub mod models;
 pub mod plan;
+pub mod power;
 pub mod run;
 pub mod score;
 mod scorecard;

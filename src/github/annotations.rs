@@ -181,7 +181,7 @@ fn finding_annotation(level: Level, f: &Finding) -> Annotation {
 fn regression_message(model: &str, m: &MetricComparison, pairing: Pairing) -> String {
     let test = match pairing {
         Pairing::Trial => &m.trial,
-        Pairing::Case | Pairing::Both => &m.case,
+        Pairing::Case | Pairing::Both | Pairing::Calibrated => &m.case,
     };
     let what = match &m.subject {
         Some(s) => format!("{} of {s}", m.metric),

@@ -105,6 +105,8 @@ pub fn from_report(ci: &CiReport) -> Outputs {
             Verdict::Improved => "improved",
             Verdict::Unchanged => "unchanged",
             Verdict::InsufficientData => "insufficient data",
+            Verdict::NoSignificantChange => "no significant change",
+            Verdict::LikelyRegressed => "likely regressed",
         });
     o.set("verdict", verdict.unwrap_or_default());
     let accuracy = ci
@@ -127,6 +129,7 @@ pub fn from_report(ci: &CiReport) -> Outputs {
                 Pairing::Case => metric.case.p,
                 Pairing::Trial => metric.trial.p,
                 Pairing::Both => metric.case.p.max(metric.trial.p),
+                Pairing::Calibrated => metric.calibrated.as_ref().map_or(metric.case.p, |c| c.p),
             })
         });
     o.set("p-value", p.map(number).unwrap_or_default());

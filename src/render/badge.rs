@@ -116,6 +116,10 @@ pub fn badge(doc: &Document) -> Badge {
                 Some(CompareVerdict::Improved) => ("improved", Color::BrightGreen),
                 Some(CompareVerdict::Unchanged) => ("unchanged", Color::BrightGreen),
                 Some(CompareVerdict::InsufficientData) => ("insufficient data", Color::Yellow),
+                Some(CompareVerdict::NoSignificantChange) => {
+                    ("no significant change", Color::BrightGreen)
+                }
+                Some(CompareVerdict::LikelyRegressed) => ("likely regressed", Color::Yellow),
                 None => ("surface diff", Color::Yellow),
             };
             Badge {

@@ -3,6 +3,7 @@
 
 use crate::eval::dry_run::{Cost, DryRun};
 use crate::eval::plan::BudgetError;
+use crate::render::text::power_lines;
 
 /// The plan as `mf eval --dry-run` prints it.
 pub fn text(plan: &DryRun) -> String {
@@ -63,6 +64,9 @@ pub fn text(plan: &DryRun) -> String {
             };
             s.push_str(&format!("{what}: REFUSED — {e}\n"));
         }
+    }
+    for line in power_lines(&plan.power) {
+        s.push_str(&format!("power: {line}\n"));
     }
     s.push_str("dry run: nothing was sent\n");
     s

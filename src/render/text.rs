@@ -7,7 +7,7 @@ use crate::util::untrusted::inline;
 use std::fmt::Write;
 
 use crate::report::ci::CiStatus;
-use crate::report::compare::{Pairing, Verdict as CompareVerdict};
+use crate::report::compare::{Effect, Pairing, PowerPlan, Verdict as CompareVerdict};
 use crate::report::lint::{Finding, LintSummary};
 use crate::report::metrics::Rate;
 
@@ -43,12 +43,86 @@ pub(crate) fn p_text(p: f64) -> String {
     }
 }
 
+/// A paired difference with its interval, in points: `−60.0 pts [−85.1, −34.9]`.
+pub fn effect_text(e: &Effect) -> String {
+    format!(
+        "{} pts [{}, {}]",
+        signed_points(e.difference),
+        signed_points(e.ci95[0]),
+        signed_points(e.ci95[1])
+    )
+}
+
+/// `+12.5` / `−60.0` (a real minus sign), points from a proportion.
+fn signed_points(x: f64) -> String {
+    let v = x * 100.0;
+    // −0.0 and values that round to 0 print as 0.0.
+    if v.abs() < 0.05 {
+        "0.0".to_owned()
+    } else if v < 0.0 {
+        format!("−{:.1}", -v)
+    } else {
+        format!("+{v:.1}")
+    }
+}
+
+/// What a suite can reveal under its gate, in words (from the report's [`PowerPlan`]).
+pub fn power_lines(p: &PowerPlan) -> Vec<String> {
+    let mut lines = Vec::new();
+    let size = format!("{} cases × {} repeats", p.cases, p.repeats);
+    match (p.pairing, p.min_fall) {
+        (Pairing::Calibrated, Some(k)) => lines.push(format!(
+            "{size}: with the drift base showed against itself ({} case(s) flipped), the calibrated test needs ≥ {k} cases to fall",
+            p.aa_flipped.unwrap_or(0)
+        )),
+        (_, Some(k)) => {
+            let mut line = format!(
+                "{size}: the case-level test needs ≥ {k} cases to fall and none to rise"
+            );
+            if let Some(c) = p.calibrated_min_fall {
+                line.push_str(&format!(
+                    "; with a stable A/A calibration run, ≥ {c} would do"
+                ));
+            }
+            lines.push(line);
+        }
+        (_, None) => lines.push(format!(
+            "{size}: the trial-level test counts trials, not cases (figures below are for the case-level test)"
+        )),
+    }
+    let targets: Vec<String> = p
+        .targets
+        .iter()
+        .map(|t| {
+            let now = t
+                .power
+                .map_or_else(String::new, |x| format!("{:.0}% power now, ", x * 100.0));
+            let need = t
+                .cases_for_80
+                .map_or_else(|| "out of reach".to_owned(), |n| format!("{n} cases"));
+            let cal = t
+                .calibrated_cases_for_80
+                .filter(|_| p.pairing != Pairing::Calibrated)
+                .map_or_else(String::new, |n| format!(" ({n} calibrated)"));
+            format!("{:.0}-pt drop: {now}80% needs {need}{cal}", t.drop * 100.0)
+        })
+        .collect();
+    if !targets.is_empty() {
+        lines.push(format!(
+            "{} (stable provider; drift lowers power)",
+            targets.join(" · ")
+        ));
+    }
+    lines
+}
+
 /// The pairing a compare gate used, in words.
 pub fn pairing_text(p: Pairing) -> &'static str {
     match p {
         Pairing::Case => "case-level sign test",
         Pairing::Trial => "trial-level sign test",
         Pairing::Both => "trial- and case-level sign tests (both must agree)",
+        Pairing::Calibrated => "calibrated test (base vs base again vs head)",
     }
 }
 
@@ -59,6 +133,8 @@ pub fn verdict_word(v: CompareVerdict) -> &'static str {
         CompareVerdict::Improved => "improved",
         CompareVerdict::Unchanged => "unchanged",
         CompareVerdict::InsufficientData => "insufficient data",
+        CompareVerdict::NoSignificantChange => "no significant change",
+        CompareVerdict::LikelyRegressed => "likely regressed",
     }
 }
 

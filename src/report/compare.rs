@@ -54,10 +54,17 @@ pub enum Verdict {
     Regressed,
     /// Better, and the gate's test says so.
     Improved,
-    /// Enough discordant pairs to detect a change, and none was significant.
+    /// Every paired trial tied: base and head behaved identically on this metric.
     Unchanged,
     /// Too few discordant pairs for any result to reach significance.
     InsufficientData,
+    /// Some pairs moved, enough to have detected a change, and the gate's test found none
+    /// significant.
+    NoSignificantChange,
+    /// The gate's test could not decide, but the trial-level test says regressed and more cases
+    /// fell than rose: likely a regression the suite is too small (or the drift unmeasured) to
+    /// rule out as provider drift. `--fail-on-regression` does not fail on it.
+    LikelyRegressed,
 }
 
 /// The eval part.
@@ -76,6 +83,62 @@ pub struct EvalComparison {
     /// Models present on one side only (left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models_only_in_head: Vec<String>,
+    /// The A/A run given with `--calibration`, when one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
+    /// What this suite can reveal under the gate in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<PowerPlan>,
+}
+
+/// The A/A run: base evaluated again with identical settings and fresh requests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Calibration {
+    /// The path as given.
+    pub source: String,
+    /// Cases paired in all three runs (base, base again, head).
+    pub paired: u64,
+}
+
+/// The smallest regression a suite can reveal under a gate, and how many cases a target drop
+/// needs (stable provider: every case answers alike run after run; drift lowers the power).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PowerPlan {
+    /// Cases in the suite (paired cases in a compare).
+    pub cases: u64,
+    /// Repeats per case.
+    pub repeats: u64,
+    /// The gate the figures are for.
+    pub pairing: Pairing,
+    /// Cases that must fall, with none rising, before the gate can call a regression; `null`
+    /// when the gate does not count cases (`trial`).
+    pub min_fall: Option<u64>,
+    /// With calibration: the cases that differed between base and base again (the drift the
+    /// figures assume).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aa_flipped: Option<u64>,
+    /// With calibration: cases that must fall for the calibrated gate given that drift; without:
+    /// the same on a stable provider (no A/A flips), what calibration could buy.
+    pub calibrated_min_fall: Option<u64>,
+    /// Power at target drops, and the cases each needs for 80% power.
+    pub targets: Vec<PowerTarget>,
+}
+
+/// One target drop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PowerTarget {
+    /// The true drop, as a proportion (0.15 = 15 points).
+    pub drop: f64,
+    /// The chance this suite's gate calls it (`null` when the gate does not count cases).
+    pub power: Option<f64>,
+    /// Cases the gate needs for 80% power at this drop.
+    pub cases_for_80: Option<u64>,
+    /// Cases the calibrated gate needs for 80% power at this drop (with the measured drift,
+    /// or none).
+    pub calibrated_cases_for_80: Option<u64>,
 }
 
 /// Gate settings.
@@ -100,6 +163,8 @@ pub enum Pairing {
     Trial,
     /// Both must be significant in the same direction.
     Both,
+    /// The calibrated test over base, base again (the A/A run, `--calibration`) and head.
+    Calibrated,
 }
 
 /// How cases were paired.
@@ -148,10 +213,17 @@ pub struct MetricComparison {
     pub after: Rate,
     /// `after − before`; `null` when either is unmeasured.
     pub delta: Option<f64>,
+    /// The paired difference over the paired trials with its case-clustered 95% interval;
+    /// absent with fewer than 2 paired cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
     /// The trial-level paired test.
     pub trial: PairedTest,
     /// The case-level paired test.
     pub case: PairedTest,
+    /// The calibrated test (with `--calibration`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibrated: Option<CalibratedPaired>,
     /// The verdict by the gate's pairing.
     pub verdict: Verdict,
     /// Why a verdict deserves a second look, or how much more data would decide it.
@@ -177,6 +249,50 @@ pub struct PairedTest {
     pub mid_p: f64,
     /// `p` after Holm adjustment within its family (tools, pairs); equal to `p` for suite-wide
     /// metrics.
+    pub p_adjusted: f64,
+}
+
+/// A paired difference `after − before` (mean over paired trials of head − base, in the
+/// metric's own sense) with its 95% interval, standard errors clustered by case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Effect {
+    /// The mean paired difference (−0.6 = −60 points).
+    pub difference: f64,
+    /// 95% interval `difference ± t(0.975, cases − 1)·standardError`.
+    pub ci95: [f64; 2],
+    /// Case-clustered standard error (CR1).
+    pub standard_error: f64,
+    /// Cases (clusters).
+    pub cases: u64,
+    /// Paired trials.
+    pub trials: u64,
+}
+
+/// The calibrated test of one metric: head as the uniquely worst (best) of base, base again
+/// and head, against `Binomial(m, ⅓)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CalibratedPaired {
+    /// Cases measured in all three runs.
+    pub cases: u64,
+    /// Cases where base and base again differ.
+    pub aa_flipped: u64,
+    /// Cases with a unique lowest run.
+    pub informative_worse: u64,
+    /// Cases where head is the unique lowest run.
+    pub worse: u64,
+    /// Cases with a unique highest run.
+    pub informative_better: u64,
+    /// Cases where head is the unique highest run.
+    pub better: u64,
+    /// `P[Binomial(informativeWorse, ⅓) ≥ worse]`.
+    pub p_worse: f64,
+    /// `P[Binomial(informativeBetter, ⅓) ≥ better]`.
+    pub p_better: f64,
+    /// `min(1, 2·min(pWorse, pBetter))`.
+    pub p: f64,
+    /// `p` after Holm adjustment within its family.
     pub p_adjusted: f64,
 }
 

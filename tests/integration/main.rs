@@ -13,6 +13,7 @@ mod ci_github;
 mod ci_templates;
 mod cluster_cap;
 mod cluster_servers;
+mod compare_calibration;
 mod compare_cli;
 mod compare_simulation;
 mod compare_surface;

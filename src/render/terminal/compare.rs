@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::style::Style;
-use crate::render::text::{p_text, pairing_text, verdict_word};
+use crate::render::text::{effect_text, p_text, pairing_text, power_lines, verdict_word};
 use crate::report::compare::{CompareReport, MetricComparison, PairedTest, SurfaceDiff, Verdict};
 use crate::report::metrics::Rate;
 
@@ -14,8 +14,12 @@ fn pct(r: &Rate) -> String {
         .map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
 }
 
-fn delta(d: Option<f64>) -> String {
-    d.map_or_else(String::new, |d| format!(" ({:+.1} pts)", d * 100.0))
+fn delta(c: &MetricComparison) -> String {
+    match (&c.effect, c.delta) {
+        (Some(e), _) => format!(" ({})", effect_text(e)),
+        (None, Some(d)) => format!(" ({:+.1} pts)", d * 100.0),
+        (None, None) => String::new(),
+    }
 }
 
 fn test_text(name: &str, t: &PairedTest, adjusted: bool) -> String {
@@ -73,6 +77,18 @@ pub fn compare(report: &CompareReport, style: Style) -> String {
             eval.gate.alpha,
             eval.gate.metrics.join(", ")
         );
+        if let Some(c) = &eval.calibration {
+            let _ = writeln!(
+                s,
+                "calibration: {} ({} cases in base, base again and head)",
+                c.source, c.paired
+            );
+        }
+        if let Some(p) = &eval.power {
+            for line in power_lines(p) {
+                let _ = writeln!(s, "{}", style.dim(&format!("power: {line}")));
+            }
+        }
         for m in &eval.models {
             let _ = writeln!(s);
             let _ = writeln!(s, "{}", style.bold(&m.model));
@@ -128,14 +144,28 @@ fn metric_line(s: &mut String, c: &MetricComparison, adjusted: bool, style: Styl
         label(c),
         pct(&c.before),
         pct(&c.after),
-        delta(c.delta)
+        delta(c)
     );
+    let calibrated = c.calibrated.as_ref().map_or_else(String::new, |k| {
+        format!(
+            "calibrated: head worst on {} of {} cases with a unique worst run (A/A flipped {} of {}), p = {} · ",
+            k.worse,
+            k.informative_worse,
+            k.aa_flipped,
+            k.cases,
+            if adjusted && k.p_adjusted != k.p {
+                format!("{}, Holm {}", p_text(k.p), p_text(k.p_adjusted))
+            } else {
+                p_text(k.p)
+            }
+        )
+    });
     let _ = writeln!(
         s,
         "  {:<28} {}",
         "",
         style.dim(&format!(
-            "{} · {}",
+            "{calibrated}{} · {}",
             test_text("cases", &c.case, adjusted),
             test_text("trials", &c.trial, adjusted)
         ))

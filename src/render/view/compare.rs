@@ -4,7 +4,7 @@
 use super::lint::finding_view;
 use super::types::{CompareModelView, CompareRow, CompareView, RateView, SurfaceView};
 use super::words::{status_icon, test_text, verdict_key};
-use crate::render::text::{pairing_text, verdict_word};
+use crate::render::text::{effect_text, pairing_text, verdict_word};
 use crate::report::compare::{
     CompareReport, MetricComparison, SurfaceDiff, Verdict as CompareVerdict,
 };
@@ -20,9 +20,11 @@ pub(super) fn compare_row(model: &str, c: &MetricComparison, gated: &[String]) -
         gated: gated.contains(&c.metric),
         before: RateView::new(&c.before),
         after: RateView::new(&c.after),
-        delta: c
-            .delta
-            .map_or_else(String::new, |d| format!("{:+.1} pts", d * 100.0)),
+        delta: match (&c.effect, c.delta) {
+            (Some(e), _) => effect_text(e),
+            (None, Some(d)) => format!("{:+.1} pts", d * 100.0),
+            (None, None) => String::new(),
+        },
         delta_value: c.delta,
         cases: test_text(&c.case),
         trials: test_text(&c.trial),
@@ -31,7 +33,8 @@ pub(super) fn compare_row(model: &str, c: &MetricComparison, gated: &[String]) -
             CompareVerdict::Regressed => "❌",
             CompareVerdict::Improved => "✅",
             CompareVerdict::Unchanged => "➖",
-            CompareVerdict::InsufficientData => "⚠️",
+            CompareVerdict::InsufficientData | CompareVerdict::LikelyRegressed => "⚠️",
+            CompareVerdict::NoSignificantChange => "➖",
         },
         lower_is_better: !c.higher_is_better,
     }
@@ -86,7 +89,12 @@ pub(super) fn compare_view(report: &CompareReport) -> CompareView {
         let others: Vec<&MetricComparison> = m.tools.iter().chain(&m.pairs).collect();
         let moved: Vec<CompareRow> = others
             .iter()
-            .filter(|c| c.verdict != CompareVerdict::Unchanged)
+            .filter(|c| {
+                !matches!(
+                    c.verdict,
+                    CompareVerdict::Unchanged | CompareVerdict::NoSignificantChange
+                )
+            })
             .map(|c| compare_row(&m.model, c, gated))
             .collect();
         let notes = m

@@ -18,7 +18,7 @@ pub(super) fn status_icon(status: &str) -> &'static str {
     match status {
         "pass" | "improved" | "unchanged" => "✅",
         "fail" | "regressed" => "❌",
-        "unhealthy" | "insufficient-data" => "⚠️",
+        "unhealthy" | "insufficient-data" | "likely-regressed" => "⚠️",
         _ => "ℹ️",
     }
 }
@@ -29,6 +29,8 @@ pub(super) fn verdict_key(v: CompareVerdict) -> &'static str {
         CompareVerdict::Improved => "improved",
         CompareVerdict::Unchanged => "unchanged",
         CompareVerdict::InsufficientData => "insufficient-data",
+        CompareVerdict::NoSignificantChange => "no-significant-change",
+        CompareVerdict::LikelyRegressed => "likely-regressed",
     }
 }
 
