@@ -15,7 +15,7 @@ use crate::report::lint::Severity;
 pub struct Rule {
     /// Stable kebab-case code.
     pub code: &'static str,
-    /// Family (BEHAVIOR §2.1): surface, schema, descriptions, injection, overlap, naming,
+    /// Family (BEHAVIOR §2.1): surface, schema, descriptions, params, injection, overlap, naming,
     /// annotations, headers, budget, profiles.
     pub family: &'static str,
     /// Usual severity.
@@ -276,7 +276,7 @@ pub static RULES: &[Rule] = &[
         "overlap",
         I,
         "More confusable pairs exist than are listed (at most 5 per tool, 30 per report; alias: tool-overlap-more).",
-        r#"{"tools": [{"name": "report_a", "description": "Create the weekly sales report for region A."}, {"name": "report_a_v2", "description": "Create the weekly sales report for region A."}, {"name": "report_a_new", "description": "Create the weekly sales report for region A."}, {"name": "report_a_full", "description": "Create the weekly sales report for region A."}, {"name": "report_a_fast", "description": "Create the weekly sales report for region A."}, {"name": "report_a_safe", "description": "Create the weekly sales report for region A."}]}"#,
+        r#"{"tools": [{"name": "sales_report_1", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_2", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_3", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_4", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_5", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_6", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_7", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_8", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_9", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_10", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_11", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_12", "description": "Create the weekly sales report for region A."}]}"#,
         "Fix the listed pairs first; run `mf cluster` to see every group; merge near-identical tools behind a parameter.",
     ),
     // naming
