@@ -172,6 +172,22 @@ pub static RULES: &[Rule] = &[
         r##"{"tools": [{"name": "create_tree", "description": "Create a category tree with nested children.", "inputSchema": {"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}, "$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}]}"##,
         "Keep it if every target provider accepts recursion; otherwise bound the depth.",
     ),
+    rule(
+        "schema-defs-unused",
+        "schema",
+        W,
+        "A `$defs` / `definitions` entry no `$ref` reaches; the message counts the tokens it costs on every request.",
+        r#"{"tools": [{"name": "create_order", "description": "Create an order for a customer.", "inputSchema": {"type": "object", "properties": {"customer": {"type": "string", "description": "Customer id."}}, "$defs": {"Address": {"type": "object", "properties": {"street": {"type": "string"}}}}}}]}"#,
+        "Remove the unused definition, or reference it where it was meant to be used.",
+    ),
+    rule(
+        "schema-defs-duplicate",
+        "schema",
+        W,
+        "Two `$defs` entries of one schema are identical; the message counts the tokens the copy costs.",
+        r##"{"tools": [{"name": "ship_order", "description": "Ship an order to an address.", "inputSchema": {"type": "object", "properties": {"from": {"$ref": "#/$defs/A"}, "to": {"$ref": "#/$defs/B"}}, "$defs": {"A": {"type": "object", "properties": {"street": {"type": "string"}}}, "B": {"type": "object", "properties": {"street": {"type": "string"}}}}}}]}"##,
+        "Point every reference at one definition and remove the copy.",
+    ),
     // descriptions
     rule(
         "description-missing",
