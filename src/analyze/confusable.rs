@@ -8,7 +8,7 @@
 //!   delete/remove, start/run, stop/kill/terminate …) is the **action**, the rest the object.
 //!   Object tokens before a preposition are the **head** (`footnote` in `add_footnote_to_document`),
 //!   after it the **qualifier** (`document`); filler words (`enhanced`, `robust`, `force` …) and
-//!   quantity words (`batch`, `multiple`, `all` …) are set aside.
+//!   quantity words (`batch`, `multiple`, `all` …) and numbers are set aside.
 //! - **Text**: description words and name tokens, each weighted `(1 + ln tf) · ln(N / df)`
 //!   where `df` counts the tools of *this surface* using the word, so boilerplate every tool
 //!   shares weighs nothing; cosine of the two vectors.
@@ -156,10 +156,8 @@ pub const VERB_GROUPS: &[&str] = &[
     "interact",
     "invite",
     "share",
-    "comment",
     "reply",
     "mark",
-    "tag",
     "sort",
     "reset",
     "evaluate eval",
@@ -467,7 +465,12 @@ impl Scorer {
             let g = groups.get(i).copied().unwrap_or(0);
             let gn = group_n[&g];
             let mut content: &[String] = nt;
-            while content.len() > 1 && gn >= 3 && group_df[&(g, content[0].as_str())] * 2 > gn {
+            // Keep at least one word that is not a number (`search_issues_7` keeps `issue`).
+            while content.len() > 1
+                && content[1..].iter().any(|w| !numeric(w))
+                && gn >= 3
+                && group_df[&(g, content[0].as_str())] * 2 > gn
+            {
                 content = &content[1..];
             }
             contents.push(content.to_vec());
@@ -635,9 +638,10 @@ impl Scorer {
         let qx = x.qual.difference(&y.qual).filter(|w| !self.weak(w)).count();
         let qy = y.qual.difference(&x.qual).filter(|w| !self.weak(w)).count();
         let action = x.action.or(y.action);
-        let other_verb = hx
+        // A second verb in one name (`search_and_replace`, `interact_stop`) is another action.
+        let other_verb = only_x
             .iter()
-            .chain(hy.iter())
+            .chain(only_y.iter())
             .any(|w| verb_group(w).is_some_and(|g| Some(g) != action));
         let many_differs = x.many != y.many;
         if other_verb {
@@ -779,7 +783,7 @@ fn split_name(content: &[String]) -> NameParts {
             many = true;
             continue;
         }
-        if FILLER.contains(&w.as_str()) {
+        if FILLER.contains(&w.as_str()) || numeric(w) {
             continue;
         }
         if in_qualifier {
@@ -789,6 +793,10 @@ fn split_name(content: &[String]) -> NameParts {
         }
     }
     (action, mods, head, qual, many)
+}
+
+fn numeric(w: &str) -> bool {
+    w.chars().all(|c| c.is_ascii_digit())
 }
 
 fn dot(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {

@@ -57,10 +57,11 @@ pub struct LintArgs {
     /// Terminal output: print each finding's message and fix under its line.
     #[arg(long, short = 'v')]
     pub verbose: bool,
-    /// Error when the surface's tools take more tokens than this.
+    /// Error when the surface's tools take more tokens than this (without it: a warning above
+    /// 20,000).
     #[arg(long, value_name = "N")]
     pub max_context_tokens: Option<usize>,
-    /// Warn when one tool takes more tokens than this.
+    /// Warn when one tool takes more tokens than this (default 2,000).
     #[arg(long, value_name = "N")]
     pub max_tool_tokens: Option<usize>,
 }

@@ -111,8 +111,9 @@ fn filesystem_diff_lists_exactly_the_removed_and_the_redescribed_tool() {
         d.tokens.after as i64 - d.tokens.before as i64
     );
 
-    // Removing the deprecated alias resolves its findings, and nothing new is about it.
-    assert!(d.resolved_findings >= 1, "{d:?}");
+    // Nothing new is about the removed deprecated alias. (It used to have findings to resolve:
+    // the old lexical pair rules flagged it against `read_text_file`; the surface pair scorer
+    // does not, since its description names its replacement — a stated boundary.)
     assert!(
         d.new_findings
             .iter()

@@ -657,6 +657,10 @@ impl CiRepo {
                 }
                 "get_ticket" => {
                     t["inputSchema"]["properties"]["ticket_id"]["pattern"] = json!("^T-[0-9]+$");
+                    // A new lint finding for `newFindings` (param-required-with-default): the
+                    // renamed tool no longer reads as a look-alike pair under the surface
+                    // pair scorer, which is what the old lexical rules reported here.
+                    t["inputSchema"]["properties"]["ticket_id"]["default"] = json!("T-1001");
                 }
                 _ => {}
             }

@@ -1,6 +1,7 @@
 //! Budget family: tokens the surface costs in every request (o200k_base, the wire form). The
 //! whole surface over `--max-context-tokens` is an error; one tool over `--max-tool-tokens` a
-//! warning. Without limits, one info names the top consumer when a single tool is more than
+//! warning. Without the flags, defaults apply: a tool over [`DEFAULT_TOOL_TOKENS`] and a
+//! surface over [`DEFAULT_SURFACE_TOKENS`] are warnings. One info names the top consumer when a single tool is more than
 //! [`TOP_SHARE`] of the surface and more than twice the mean tool, on surfaces of at least
 //! [`TOP_MIN_TOOLS`] tools (with fewer, a large share is just arithmetic).
 
@@ -12,6 +13,11 @@ use crate::surface::tokens::tool_tokens;
 pub const TOP_SHARE: f64 = 0.25;
 /// Fewest tools for the top-consumer info.
 pub const TOP_MIN_TOOLS: usize = 4;
+/// Per-tool budget when `--max-tool-tokens` is not given (warn above it).
+pub const DEFAULT_TOOL_TOKENS: usize = 2_000;
+/// Surface budget when `--max-context-tokens` is not given: a warning (not the error an
+/// explicit budget gives) above it.
+pub const DEFAULT_SURFACE_TOKENS: usize = 20_000;
 
 /// Run the budget family.
 pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
@@ -39,7 +45,16 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
                 "Shorten the largest schemas and descriptions, split the surface into profiles, or raise `--max-context-tokens`.".into(),
             ));
     }
-    if let Some(max) = input.options.max_tool_tokens {
+    if input.options.max_context_tokens.is_none() && total > DEFAULT_SURFACE_TOKENS {
+        out.push(surface_finding(
+            Severity::Warn,
+            "tokens-over-budget",
+            format!("The surface costs {total} tokens per request, over the default budget of {DEFAULT_SURFACE_TOKENS} (a tenth of a 200k context, paid on every call)."),
+            "Shorten the largest schemas and descriptions or split the surface into profiles; set `--max-context-tokens` to make a budget a gate.".into(),
+        ));
+    }
+    {
+        let max = input.options.max_tool_tokens.unwrap_or(DEFAULT_TOOL_TOKENS);
         for (tool, &n) in tools.iter().zip(&counts).filter(|(_, n)| **n > max) {
             out.push(tool_finding(
                 Severity::Warn,

@@ -66,7 +66,7 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             ));
         } else {
             let n = text.chars().count();
-            if n < min && !says_action_and_object(text) {
+            if n < min && !says_action_and_object(text, &facts.words) {
                 out.push(tool_finding(
                     Severity::Warn,
                     "description-too-short",
@@ -118,8 +118,9 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
 }
 
 /// A short description that names an action and an object (`Navigate to a URL`) is complete
-/// when the schema fills in the rest.
-fn says_action_and_object(text: &str) -> bool {
+/// when the schema fills in the rest — unless it only restates the tool's name (`Get an
+/// article.` on `get_article`).
+fn says_action_and_object(text: &str, name_words: &[String]) -> bool {
     let words: Vec<String> = crate::surface::terms::name_tokens(text)
         .into_iter()
         .filter(|w| {
@@ -130,7 +131,10 @@ fn says_action_and_object(text: &str) -> bool {
                 )
         })
         .collect();
+    let stem = crate::surface::terms::stem;
+    let in_name = |w: &String| name_words.iter().any(|n| stem(n) == stem(w));
     words.len() >= 2
+        && !words.iter().all(in_name)
         && words.first().is_some_and(|w| {
             crate::analyze::confusable::verb_group(&crate::surface::terms::stem(w)).is_some()
                 || w.ends_with('s')

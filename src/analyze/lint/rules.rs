@@ -15,7 +15,7 @@ use crate::report::lint::Severity;
 pub struct Rule {
     /// Stable kebab-case code.
     pub code: &'static str,
-    /// Family (BEHAVIOR §2.1): surface, schema, descriptions, injection, overlap, naming,
+    /// Family (BEHAVIOR §2.1): surface, schema, descriptions, params, injection, overlap, naming,
     /// annotations, headers, budget, profiles.
     pub family: &'static str,
     /// Usual severity.
@@ -180,6 +180,22 @@ pub static RULES: &[Rule] = &[
         r##"{"tools": [{"name": "create_tree", "description": "Create a category tree with nested children.", "inputSchema": {"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}, "$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}]}"##,
         "Keep it if every target provider accepts recursion; otherwise bound the depth.",
     ),
+    rule(
+        "schema-defs-unused",
+        "schema",
+        W,
+        "A `$defs` / `definitions` entry no `$ref` reaches; the message counts the tokens it costs on every request.",
+        r#"{"tools": [{"name": "create_order", "description": "Create an order for a customer.", "inputSchema": {"type": "object", "properties": {"customer": {"type": "string", "description": "Customer id."}}, "$defs": {"Address": {"type": "object", "properties": {"street": {"type": "string"}}}}}}]}"#,
+        "Remove the unused definition, or reference it where it was meant to be used.",
+    ),
+    rule(
+        "schema-defs-duplicate",
+        "schema",
+        W,
+        "Two `$defs` entries of one schema are identical; the message counts the tokens the copy costs.",
+        r##"{"tools": [{"name": "ship_order", "description": "Ship an order to an address.", "inputSchema": {"type": "object", "properties": {"from": {"$ref": "#/$defs/A"}, "to": {"$ref": "#/$defs/B"}}, "$defs": {"A": {"type": "object", "properties": {"street": {"type": "string"}}}, "B": {"type": "object", "properties": {"street": {"type": "string"}}}}}}]}"##,
+        "Point every reference at one definition and remove the copy.",
+    ),
     // descriptions
     rule(
         "description-missing",
@@ -284,7 +300,7 @@ pub static RULES: &[Rule] = &[
         "overlap",
         I,
         "More confusable pairs exist than are listed (at most 5 per tool, 30 per report; alias: tool-overlap-more).",
-        r#"{"tools": [{"name": "report_a", "description": "Create the weekly sales report for region A."}, {"name": "report_a_v2", "description": "Create the weekly sales report for region A."}, {"name": "report_a_new", "description": "Create the weekly sales report for region A."}, {"name": "report_a_full", "description": "Create the weekly sales report for region A."}, {"name": "report_a_fast", "description": "Create the weekly sales report for region A."}, {"name": "report_a_safe", "description": "Create the weekly sales report for region A."}]}"#,
+        r#"{"tools": [{"name": "sales_report_1", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_2", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_3", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_4", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_5", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_6", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_7", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_8", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_9", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_10", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_11", "description": "Create the weekly sales report for region A."}, {"name": "sales_report_12", "description": "Create the weekly sales report for region A."}]}"#,
         "Fix the listed pairs first; run `mf cluster` to see every group; merge near-identical tools behind a parameter.",
     ),
     // naming
@@ -415,7 +431,7 @@ pub static RULES: &[Rule] = &[
         "tokens-over-budget",
         "budget",
         E,
-        "The whole surface costs more tokens than `--max-context-tokens`.",
+        "The whole surface costs more tokens than `--max-context-tokens` (error); without the flag, a warning above 20,000 tokens.",
         r#"{"tools": [{"name": "get_weather", "description": "Look up the current weather and a three-day forecast for a city."}], "options": {"maxContextTokens": 10}}"#,
         "Shorten the largest tools, split the surface into profiles, or raise the budget.",
     ),
@@ -423,7 +439,7 @@ pub static RULES: &[Rule] = &[
         "tool-over-budget",
         "budget",
         W,
-        "One tool costs more tokens than `--max-tool-tokens`.",
+        "One tool costs more tokens than `--max-tool-tokens` (default 2,000).",
         r#"{"tools": [{"name": "get_weather", "description": "Look up the current weather and a three-day forecast for a city."}], "options": {"maxToolTokens": 10}}"#,
         "Trim the description, long enums and embedded examples, or split the tool.",
     ),

@@ -79,8 +79,67 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             ));
         }
         required_without_property(tool, out);
+        defs_waste(tool, schema, out);
     }
     ref_problems(input, out);
+}
+
+/// `$defs` / `definitions` entries no `$ref` of the schema reaches, and entries identical to
+/// another one: tokens paid on every request for nothing.
+fn defs_waste(tool: &crate::surface::Tool, schema: &Value, out: &mut Vec<Finding>) {
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                    out.push(r.to_owned());
+                }
+                m.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut all_refs = Vec::new();
+    refs(schema, &mut all_refs);
+    for key in ["$defs", "definitions"] {
+        let Some(defs) = schema.get(key).and_then(Value::as_object) else {
+            continue;
+        };
+        let mut seen: Vec<(&String, &Value)> = Vec::new();
+        for (name, def) in defs {
+            let pointer = format!("#/{key}/{name}");
+            let text = def.to_string();
+            let tokens = crate::surface::tokens::count(&text);
+            let used = all_refs
+                .iter()
+                .any(|r| r == &pointer || r.starts_with(&format!("{pointer}/")));
+            if !used {
+                out.push(with_param(
+                    tool_finding(
+                        Severity::Warn,
+                        "schema-defs-unused",
+                        tool,
+                        format!("`{key}/{name}` in the schema of `{}` is never referenced; it costs about {tokens} tokens on every request.", tool.name),
+                        "Remove the unused definition (or reference it where it was meant to be used).".into(),
+                    ),
+                    &format!("{key}/{name}"),
+                ));
+            }
+            if let Some((first, _)) = seen.iter().find(|(_, d)| *d == def) {
+                out.push(with_param(
+                    tool_finding(
+                        Severity::Warn,
+                        "schema-defs-duplicate",
+                        tool,
+                        format!("`{key}/{name}` in the schema of `{}` is identical to `{key}/{first}`; the copy costs about {tokens} tokens on every request.", tool.name),
+                        format!("Point the references at `#/{key}/{first}` and remove the copy."),
+                    ),
+                    &format!("{key}/{name}"),
+                ));
+            }
+            seen.push((name, def));
+        }
+    }
 }
 
 /// The meta-schema validator of a known `$schema` URI.
