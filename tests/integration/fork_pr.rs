@@ -274,8 +274,68 @@ fn defect5_no_untrusted_string_starts_a_workflow_command_on_stdout_or_stderr() {
     let ci = run(&["ci", ".", "--comment", "off"]);
     let stdout = String::from_utf8_lossy(&ci.stdout);
     assert!(
-        workflow_commands(&stdout).iter().any(|l| is_mf_annotation(l)),
+        workflow_commands(&stdout)
+            .iter()
+            .any(|l| is_mf_annotation(l)),
         "{}",
         show(&ci)
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defect 6: tracked files hidden by `.ignore` / `.gitignore`
+
+#[test]
+fn defect6_tracked_files_listed_in_ignore_files_are_still_linted() {
+    use crate::support::git::git;
+    let dir = tempfile::tempdir().expect("tmp");
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    chat_server::write_tools(root);
+    std::fs::create_dir_all(root.join("node_modules/pkg")).expect("dir");
+    std::fs::write(
+        root.join("node_modules/pkg/tools.json"),
+        json!({"tools": [{"name": "vendored_tool", "description": "Committed dependency tool.",
+                          "inputSchema": {"type": "object"}}]})
+        .to_string(),
+    )
+    .expect("vendored");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "tools"]);
+    // The pull request hides them.
+    std::fs::write(root.join(".ignore"), "tools.json\n").expect("ignore");
+    std::fs::write(
+        root.join(".gitignore"),
+        "tools.json\nnode_modules/\nlocal/\n",
+    )
+    .expect("gi");
+    // An untracked, ignored file stays skipped.
+    std::fs::create_dir_all(root.join("local")).expect("dir");
+    std::fs::write(
+        root.join("local/tools.json"),
+        json!({"tools": [{"name": "untracked_tool", "description": "Not in the repository.",
+                          "inputSchema": {"type": "object"}}]})
+        .to_string(),
+    )
+    .expect("untracked");
+    let out = mf_in(root)
+        .args(["lint", ".", "--format", "json"])
+        .output()
+        .expect("lint");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let text = report.to_string();
+    assert_eq!(
+        report["summary"]["tools"].as_u64(),
+        Some(6),
+        "five tracked tools + the committed vendored one: {}",
+        show(&out)
+    );
+    assert!(!text.contains("untracked_tool"), "{text}");
+    let scan = mf_in(root)
+        .args(["scan", ".", "--no-write", "--json"])
+        .output()
+        .expect("scan");
+    let scan_text = String::from_utf8_lossy(&scan.stdout);
+    assert!(scan_text.contains("issue_refund") && scan_text.contains("vendored_tool"));
+    assert!(!scan_text.contains("untracked_tool"));
 }

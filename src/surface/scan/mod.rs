@@ -7,6 +7,7 @@ pub mod code_ts;
 pub mod mcp_config;
 pub mod skill_md;
 mod syntax;
+pub mod tracked;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -151,6 +152,8 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
             !(is_dir && e.depth() > 0 && DEFAULT_EXCLUDED_DIRS.iter().any(|d| e.file_name() == *d))
         });
     let collected: Mutex<Vec<FileOutcome>> = Mutex::new(Vec::new());
+    let visited: Mutex<std::collections::HashSet<std::path::PathBuf>> =
+        Mutex::new(std::collections::HashSet::new());
     let walked = std::sync::atomic::AtomicUsize::new(0);
     builder.build_parallel().run(|| {
         Box::new(|entry| {
@@ -171,6 +174,12 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
                 return WalkState::Continue;
             }
             walked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Ok(rel) = entry.path().strip_prefix(root) {
+                visited
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(rel.to_path_buf());
+            }
             let outcome = scan_file(root, entry.path(), options);
             if outcome.recognized() || !outcome.warnings.is_empty() {
                 push(&collected, outcome);
@@ -178,6 +187,28 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
             WalkState::Continue
         })
     });
+    // What git tracks is checked even when an ignore rule (or the dependency-folder list)
+    // skipped it: ignore files only skip untracked files.
+    if options.respect_gitignore
+        && let Some(tracked) = tracked::tracked_files(root)
+    {
+        let visited = visited
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let missed: Vec<std::path::PathBuf> = tracked
+            .into_iter()
+            .filter(|rel| !visited.contains(rel) && kind_of(rel).is_some())
+            .filter(|rel| !rel.components().any(|c| c.as_os_str() == ".git"))
+            .filter_map(|rel| tracked::regular_file_under(root, &rel))
+            .collect();
+        for path in missed {
+            walked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let outcome = scan_file(root, &path, options);
+            if outcome.recognized() || !outcome.warnings.is_empty() {
+                push(&collected, outcome);
+            }
+        }
+    }
     let outcomes = collected
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
