@@ -18,10 +18,7 @@ use crate::suite::Suite;
 /// win), with `--base-url` and `--tool-choice-auto` applied.
 pub fn resolve(config: &EvalConfig, suite: &Suite) -> Result<Vec<ModelSpec>, EvalError> {
     let mut named: BTreeMap<String, ModelConfig> = suite.models.clone();
-    let config_path = config.config_file.clone().or_else(|| {
-        let p = PathBuf::from("mf.toml");
-        p.exists().then_some(p)
-    });
+    let config_path = config.config_file.clone().or_else(find_config);
     if let Some(p) = config_path {
         named.extend(config::read_config(&p)?.models);
     }
@@ -50,6 +47,27 @@ pub fn resolve(config: &EvalConfig, suite: &Suite) -> Result<Vec<ModelSpec>, Eva
         specs.push(spec);
     }
     Ok(specs)
+}
+
+/// The `mf.toml` that applies here: in the current folder, else the nearest one above it, up
+/// to the repository root (the first folder holding `.git`); none outside.
+pub fn find_config() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    for dir in cwd.ancestors() {
+        let p = dir.join("mf.toml");
+        if p.is_file() {
+            // Relative to the current folder when it is the current folder, so messages stay short.
+            return Some(if dir == cwd {
+                PathBuf::from("mf.toml")
+            } else {
+                p
+            });
+        }
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    None
 }
 
 /// Make each resolved model ready to answer.
