@@ -17,15 +17,55 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 /// mf: the CI gate for AI tool surfaces (MCP servers, function-calling JSON, skills).
 #[derive(Debug, Parser)]
-#[command(name = "mf", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "mf",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = EXAMPLES
+)]
 pub struct Cli {
-    /// When to colour terminal output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    /// When to colour: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR or CLICOLOR_FORCE
+    /// force it), always, never.
+    #[arg(
+        long,
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        global = true,
+        help_heading = "Global options",
+        hide_possible_values = true,
+        hide_default_value = true,
+        value_name = "WHEN"
+    )]
     pub color: ColorChoice,
+    /// Print only the result and errors: no notes, progress or "wrote FILE" lines on stderr.
+    #[arg(
+        long,
+        short,
+        global = true,
+        help_heading = "Global options",
+        conflicts_with = "verbose"
+    )]
+    pub quiet: bool,
+    /// Say more on stderr (the settings a run used, cache hits).
+    #[arg(long, short, global = true, help_heading = "Global options")]
+    pub verbose: bool,
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The examples under `mf --help`.
+const EXAMPLES: &str = "Examples:
+  mf scan                      find every tool definition here, draft mf.suite.json
+  mf lint tools.json           what will confuse a model (exit 2 on an error)
+  mf eval --models lexical     an offline eval of the default suite, no key needed
+  mf ci                        the GitHub Action's entry point
+  mf completions bash > ~/.local/share/bash-completion/completions/mf
+
+Exit codes: 0 ok, 1 input or usage error, 2 a gate failed, 3 nothing found, 4 timed out,
+5 unhealthy run, 130 interrupted. Docs: README.md and SCHEMA.md.";
 
 /// Colour policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -64,4 +104,18 @@ pub enum Command {
     Report(report::ReportArgs),
     /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
     Ci(ci::CiArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions(CompletionsArgs),
+}
+
+/// `mf completions SHELL`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  mf completions bash > ~/.local/share/bash-completion/completions/mf
+  mf completions zsh > \"${fpath[1]}/_mf\"
+  mf completions fish > ~/.config/fish/completions/mf.fish")]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }

@@ -28,7 +28,21 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
     for w in &warnings {
         super::note(&format!("warning: {w}"));
     }
-    let mut reporter = Reporter::new(!args.no_progress && std::io::stderr().is_terminal());
+    if super::verbose() {
+        let toml = config
+            .config_file
+            .clone()
+            .or_else(eval::models::find_config)
+            .map_or_else(|| "none".to_owned(), |p| p.display().to_string());
+        super::note(&format!(
+            "suite {} · surface {label} · models {} · repeat {} · mf.toml {toml}",
+            suite.display,
+            config.models.join(", "),
+            config.repeat
+        ));
+    }
+    let mut reporter =
+        Reporter::new(!args.no_progress && !super::quiet() && std::io::stderr().is_terminal());
     let card = match eval::evaluate(&config, started, &suite, surface, &label, &mut reporter)? {
         EvalOutcome::Card(card) => card,
         EvalOutcome::DryRun(plan) => {

@@ -14,6 +14,7 @@ mod scan;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::cli::{Cli, ColorChoice, Command};
 use crate::render::terminal::Style;
@@ -21,12 +22,40 @@ use crate::util::atomic::write_atomic;
 use crate::util::untrusted;
 use crate::{Error, Exit};
 
+/// How much goes to stderr: 0 `--quiet`, 1 normal, 2 `--verbose`.
+static VERBOSITY: AtomicU8 = AtomicU8::new(1);
+
+/// Whether `--quiet` was given.
+pub(crate) fn quiet() -> bool {
+    VERBOSITY.load(Ordering::Relaxed) == 0
+}
+
+/// Whether `--verbose` was given.
+pub(crate) fn verbose() -> bool {
+    VERBOSITY.load(Ordering::Relaxed) >= 2
+}
+
 /// Run the parsed command.
 pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
+    let level = if cli.quiet {
+        0
+    } else if cli.verbose {
+        2
+    } else {
+        1
+    };
+    VERBOSITY.store(level, Ordering::Relaxed);
     let style = Style {
         color: use_color(cli.color),
     };
     match cli.command {
+        Command::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "mf", &mut out);
+            print(&String::from_utf8_lossy(&out))?;
+            Ok(Exit::Ok)
+        }
         Command::Scan(args) => scan::run(&args, style),
         Command::Lint(args) => lint::run(&args, style),
         Command::Cluster(args) => cluster::run(&args, style),
@@ -45,8 +74,15 @@ fn use_color(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
+            let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+            // https://no-color.org wins over FORCE_COLOR / CLICOLOR_FORCE
+            // (https://force-color.org, https://bixense.com/clicolors); `FORCE_COLOR=0` and
+            // `CLICOLOR_FORCE=0` force nothing.
+            let forced = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
+            !set("NO_COLOR")
+                && (forced("FORCE_COLOR")
+                    || forced("CLICOLOR_FORCE")
+                    || std::io::stdout().is_terminal())
         }
     }
 }
@@ -74,17 +110,22 @@ fn write_stdout(text: &str) -> Result<(), Error> {
     }
 }
 
-/// Write to stderr (progress notes and warnings for people); neutralised like [`print`] (the
-/// runner parses stderr too).
+/// Write to stderr (progress notes and warnings for people), neutralised like [`print`] (the
+/// runner parses stderr too). `--quiet` keeps only warnings.
 pub(crate) fn note(text: &str) {
+    if quiet() && !text.starts_with("warning") {
+        return;
+    }
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{}", untrusted::log_text(text));
 }
 
-/// Write an output file atomically (write, then rename).
+/// Write an output file atomically (write, then rename), and say so on stderr (`wrote FILE`).
 pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), Error> {
     write_atomic(path, text.as_bytes()).map_err(|source| Error::Write {
         path: path.to_path_buf(),
         source,
-    })
+    })?;
+    note(&format!("wrote {}", path.display()));
+    Ok(())
 }

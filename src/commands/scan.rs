@@ -37,13 +37,6 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
         let suite_path = suite_target(&dir);
         super::write_file(&dir.join("mf.scan.json"), &render::json::to_string(&report))?;
         super::write_file(&suite_path, &render::json::to_string(&draft))?;
-        if !args.json {
-            super::note(&format!(
-                "wrote {} and {}",
-                dir.join("mf.scan.json").display(),
-                suite_path.display()
-            ));
-        }
     }
     if args.json {
         let doc = serde_json::json!({ "report": report, "draft": draft });

@@ -227,6 +227,29 @@ impl ArgumentChecker {
     }
 }
 
+/// The names of `names` that `tool`'s input schema does not declare (check 3 of the module
+/// documentation), with the names it does declare; `None` when the schema is open (its names
+/// cannot be read, so nothing is undeclared).
+pub fn undeclared_names<'n>(
+    tool: &Tool,
+    names: impl Iterator<Item = &'n str>,
+) -> Option<(Vec<&'n str>, Vec<String>)> {
+    let object = serde_json::json!({"type": "object"});
+    let schema = tool.input_schema.as_ref().unwrap_or(&object);
+    match declared_names(schema) {
+        DeclaredNames::Open => None,
+        DeclaredNames::Closed {
+            properties,
+            patterns,
+        } => {
+            let undeclared = names
+                .filter(|n| !properties.contains(*n) && !patterns.iter().any(|p| p.is_match(n)))
+                .collect();
+            Some((undeclared, properties.into_iter().collect()))
+        }
+    }
+}
+
 /// Read the declared top-level names of a schema (see the module documentation, check 3).
 fn declared_names(schema: &Value) -> DeclaredNames {
     let Some(root) = schema.as_object() else {

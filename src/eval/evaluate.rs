@@ -227,6 +227,17 @@ pub fn evaluate(
         .into_iter()
         .cloned()
         .collect();
+    let offered = match config.profile.as_deref() {
+        Some(p) => format!("profile {p:?}"),
+        None => format!("the surface ({surface_label})"),
+    };
+    let problems = super::check_suite::check_cases(&cases, &tools, &suite.display, &offered);
+    if !problems.is_empty() {
+        return Err(EvalError::Plan(format!(
+            "the suite names what the surface does not have, so no request was sent:\n{}",
+            problems.join("\n")
+        )));
+    }
 
     let specs = models::resolve(config, &suite.suite, &suite.display)?;
     let tool_tokens: u64 = tools

@@ -8,6 +8,7 @@
 pub mod args;
 pub mod cache;
 pub mod cases;
+pub mod check_suite;
 pub mod config;
 pub mod dry_run;
 mod error;

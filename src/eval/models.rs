@@ -33,10 +33,7 @@ pub fn resolve(
         named.insert(name.clone(), model.clone());
         origin.insert(name.clone(), suite_file.to_owned());
     }
-    let config_path = config.config_file.clone().or_else(|| {
-        let p = PathBuf::from("mf.toml");
-        p.exists().then_some(p)
-    });
+    let config_path = config.config_file.clone().or_else(find_config);
     if let Some(p) = config_path {
         let display = p.to_string_lossy().replace('\\', "/");
         for (name, model) in config::read_config(&p)?.models {
@@ -76,6 +73,27 @@ pub fn resolve(
         specs.push(spec);
     }
     Ok(specs)
+}
+
+/// The `mf.toml` that applies here: in the current folder, else the nearest one above it, up
+/// to the repository root (the first folder holding `.git`); none outside.
+pub fn find_config() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    for dir in cwd.ancestors() {
+        let p = dir.join("mf.toml");
+        if p.is_file() {
+            // Relative to the current folder when it is the current folder, so messages stay short.
+            return Some(if dir == cwd {
+                PathBuf::from("mf.toml")
+            } else {
+                p
+            });
+        }
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    None
 }
 
 /// Make each resolved model ready to answer.

@@ -224,6 +224,19 @@ pub fn metrics(
     records: &[TrialRecord],
     price: Option<&Price>,
 ) -> ModelMetrics {
+    metrics_with(cases, tools, records, price, None)
+}
+
+/// [`metrics`] for a model that cannot produce arguments: `no_arguments` says why, argument
+/// checks are skipped (argument accuracy is unmeasured, `0/0`) and calls are judged on the
+/// tool alone.
+pub fn metrics_with(
+    cases: &[Case],
+    tools: &[Tool],
+    records: &[TrialRecord],
+    price: Option<&Price>,
+    no_arguments: Option<&str>,
+) -> ModelMetrics {
     let surface = Surface::new(tools);
     let case_by_id: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut checkers: HashMap<&str, ArgumentChecker> = HashMap::new();
@@ -317,7 +330,8 @@ pub fn metrics(
         phantom.add(score.verdict == Verdict::Phantom);
         multi_call.add(reply.calls.len() >= 2);
         let args_ok = score.args.as_ref().is_some_and(|a| a.ok);
-        if score.verdict == Verdict::Correct {
+        let checks_args = no_arguments.is_none();
+        if checks_args && score.verdict == Verdict::Correct {
             arguments.add(args_ok);
         }
 
@@ -333,7 +347,7 @@ pub fn metrics(
                 let tally = per_tool.entry(name).or_default();
                 tally.cases.insert(case.id.as_str());
                 tally.accuracy.add(score.verdict == Verdict::Correct);
-                if score.verdict == Verdict::Correct {
+                if checks_args && score.verdict == Verdict::Correct {
                     tally.arguments.add(args_ok);
                 }
                 if let Some(index) = record.order.iter().position(|t| t == name) {
@@ -417,6 +431,7 @@ pub fn metrics(
             rate: Rate::new(level.majority_correct, level.cases),
         },
         argument_accuracy: arguments.rate(),
+        argument_accuracy_na: no_arguments.map(str::to_owned),
         abstention: abstention.rate(),
         over_trigger: over_trigger.rate(),
         phantom: phantom.rate(),

@@ -15,6 +15,7 @@ use crate::report::scorecard::{
     CaseInfo, Gate, GateKind, Health, ModelResult, Reproducibility, SCORECARD_VERSION, Scorecard,
     Selection, Status, SuiteInfo, Timing, TrialRow,
 };
+use crate::suite::models::ProviderKind;
 use crate::suite::{Case, Suite};
 use crate::surface::fingerprint::surface_fingerprint;
 use crate::surface::tokens::TOKENIZER;
@@ -36,6 +37,10 @@ pub(super) struct ScorecardInput<'a> {
     pub(super) run: Duration,
 }
 
+/// Why the lexical router's argument accuracy is not measured.
+const LEXICAL_NO_ARGUMENTS: &str =
+    "n/a: the offline lexical router picks a tool by its words and sends {} as arguments";
+
 fn input_hash(input: &str) -> String {
     let digest = Sha256::digest(input.as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
@@ -56,7 +61,15 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
     let mut models = Vec::new();
     for m in inp.models {
         let records = by_model.remove(&m.spec.label).unwrap_or_default();
-        let metrics = score::metrics(inp.cases, inp.tools, &records, m.spec.price.as_ref());
+        let no_arguments =
+            (m.spec.provider == ProviderKind::Lexical).then_some(LEXICAL_NO_ARGUMENTS);
+        let metrics = score::metrics_with(
+            inp.cases,
+            inp.tools,
+            &records,
+            m.spec.price.as_ref(),
+            no_arguments,
+        );
         let mut errors_by_kind = BTreeMap::new();
         let mut requests = 0;
         let mut rows = Vec::with_capacity(records.len());
@@ -64,7 +77,10 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             let Some(case) = case_by_id.get(r.case_id.as_str()) else {
                 continue;
             };
-            let scored = score::score_trial(case, inp.tools, r);
+            let mut scored = score::score_trial(case, inp.tools, r);
+            if no_arguments.is_some() {
+                scored.args = None;
+            }
             if !r.cached && m.is_paid() {
                 requests += u64::from(r.retries) + 1;
             }

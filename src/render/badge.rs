@@ -9,7 +9,8 @@
 //! - **compare**: the verdict: `regressed` red, `insufficient data` yellow, `improved` and
 //!   `unchanged` brightgreen; `surface diff` (yellow) when only surfaces were compared.
 //! - **ci**: the status, with the head's accuracy when an eval ran (`pass · 91% (±4)`), or
-//!   `pass (free checks)` in free mode; `pass` brightgreen, `fail` red, `unhealthy` yellow.
+//!   `pass (free checks)` in free mode; `pass` brightgreen, `fail` red, `unhealthy` yellow —
+//!   the colour always agrees with the word (the gates, not the badge, judge the accuracy).
 
 use super::document::Document;
 use crate::report::ci::{CiMode, CiStatus};
@@ -140,11 +141,8 @@ pub fn badge(doc: &Document) -> Badge {
                 .and_then(|c| c.models.first())
                 .map(|m| &m.metrics.selection_accuracy);
             let accuracy = rate.and_then(accuracy_text);
-            // A passing full run is coloured by its accuracy, as a scorecard's badge is.
-            let color = match (ci.status, ci.mode, rate.and_then(|r| r.value)) {
-                (CiStatus::Pass, CiMode::Full, Some(v)) => accuracy_color(v),
-                _ => color,
-            };
+            // The colour is the verdict's: a passing run is green whatever its accuracy (the
+            // accuracy gates decided it passed), so "pass · 69%" is never red.
             let message = match (ci.mode, accuracy) {
                 (CiMode::Free, _) => format!("{word} (free checks)"),
                 (CiMode::Full, Some(a)) => format!("{word} · {a}"),

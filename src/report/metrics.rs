@@ -174,6 +174,10 @@ pub struct ModelMetrics {
     /// first call (the calls are all to the expected tool) — required properties, no
     /// hallucinated names, JSON types against the input schema, and the case's `expectedArgs`.
     pub argument_accuracy: Rate,
+    /// Why `argumentAccuracy` is not measured when the model cannot produce arguments (the
+    /// offline `lexical` router sends `{}`): its calls are then judged on the tool alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argument_accuracy_na: Option<String>,
     /// `abstained / scored must-call trials`.
     pub abstention: Rate,
     /// `over-triggered / scored must-not-call trials`.

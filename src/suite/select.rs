@@ -139,7 +139,7 @@ fn unknown_ids(suite: &Suite, unknown: &[&str]) -> String {
 
 /// Up to three candidates close to `wanted`: within an edit distance of a third of its length
 /// (at least 1), or containing it / contained in it, ignoring case; closest first.
-fn close_matches<'c>(wanted: &str, candidates: impl Iterator<Item = &'c str>) -> Vec<&'c str> {
+pub fn close_matches<'c>(wanted: &str, candidates: impl Iterator<Item = &'c str>) -> Vec<&'c str> {
     let w = wanted.to_lowercase();
     let limit = (w.chars().count() / 3).max(1);
     let mut scored: Vec<(usize, &str)> = candidates

@@ -41,6 +41,11 @@ struct Repo {
 
 impl Repo {
     fn new(edit: impl FnOnce(&Path)) -> Repo {
+        Repo::with_base(|_| {}, edit)
+    }
+
+    /// [`Repo::new`] with `base` applied to the fixture before the base commit.
+    fn with_base(base: impl FnOnce(&Path), edit: impl FnOnce(&Path)) -> Repo {
         let root = tempfile::tempdir().expect("tmp");
         let repo = root.path().join("repo");
         let gh = root.path().join("gh");
@@ -54,6 +59,7 @@ impl Repo {
         std::fs::write(repo.join("tools.json"), fixture_text("ci/tools.json")).expect("tools");
         std::fs::write(repo.join("mf.suite.json"), fixture_text("ci/mf.suite.json"))
             .expect("suite");
+        base(&repo);
         git(&repo, &["add", "-A"]);
         git(&repo, &["commit", "-q", "-m", "base"]);
         let base_sha = git(&repo, &["rev-parse", "HEAD"]);
@@ -70,6 +76,14 @@ impl Repo {
             base_sha,
             head_sha,
         }
+    }
+
+    /// A second push to the pull request: `edit` on top of head, committed.
+    fn push(&mut self, edit: impl FnOnce(&Path)) {
+        edit(&self.repo);
+        git(&self.repo, &["add", "-A"]);
+        git(&self.repo, &["commit", "-q", "-m", "push"]);
+        self.head_sha = git(&self.repo, &["rev-parse", "HEAD"]);
     }
 
     /// The `pull_request` payload of PR #7, from `eve/tools` when `fork`.
@@ -703,5 +717,150 @@ async fn a_push_has_no_base_and_no_comment() {
         "{ci}"
     );
     assert_eq!(ci["event"]["headSha"], repo.head_sha.as_str());
+    assert_no_token(&repo, &out);
+}
+
+fn edit_tools(repo: &Path, edit: impl FnOnce(&mut Vec<Value>)) {
+    let text = std::fs::read_to_string(repo.join("tools.json")).expect("tools");
+    let mut tools: Value = serde_json::from_str(&text).expect("json");
+    edit(tools["tools"].as_array_mut().expect("tools"));
+    write_json(&repo.join("tools.json"), &tools);
+}
+
+/// The issue's acceptance run: a base with a lint error; a first push adds one clean tool
+/// (exit 0, and the comment names the tool); a second push adds a near-duplicate of an existing
+/// tool (exit 2, and the comment and an annotation name it); the one sticky comment is edited,
+/// never duplicated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewer_reads_what_the_pull_request_changed_by_name() {
+    let mut repo = Repo::with_base(
+        // The base already has a lint error: get_invoice claims read-only and destructive.
+        |r| {
+            edit_tools(r, |list| {
+                for t in list.iter_mut() {
+                    if t["name"] == "get_invoice" {
+                        t["annotations"]["destructiveHint"] = json!(true);
+                    }
+                }
+            })
+        },
+        |r| {
+            edit_tools(r, |list| {
+                list.push(json!({
+                    "name": "cancel_order",
+                    "description": "Cancel an order that has not shipped yet. Not for refunds of delivered orders: use issue_refund.",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {"order_id": {"type": "string", "description": "The order to cancel."}},
+                        "required": ["order_id"]
+                    },
+                    "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": true}
+                }))
+            })
+        },
+    );
+    let server = MockServer::start().await;
+    let api = server.uri();
+
+    // Push 1: a clean tool. The pre-existing error does not fail the run.
+    mount_comment_pages(&server, Vec::new()).await;
+    Mock::given(method("POST"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(comment(
+            &api,
+            1001,
+            "github-actions[bot]",
+            MARKER,
+        )))
+        .mount(&server)
+        .await;
+    let event = repo.pull_request_event(false);
+    let out = repo.ci(&api, "pull_request", &event, &[]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let reqs = requests(&server).await;
+    assert_eq!(count(&reqs, "POST"), 1, "one comment is created");
+    let body = sent_body(
+        reqs.iter()
+            .find(|r| r.method.as_str() == "POST")
+            .expect("POST"),
+    );
+    assert!(body.starts_with(MARKER), "{body}");
+    assert!(body.contains("added `cancel_order`"), "{body}");
+    assert!(
+        body.contains("pre-existing findings already at the base")
+            && body.contains("`annotations-conflicting`"),
+        "the base's error is counted and folded:\n{body}"
+    );
+    let verdict = body.lines().nth(1).unwrap_or_default();
+    assert!(verdict.contains("PASS"), "verdict first: {verdict}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !stdout.lines().any(|l| l.starts_with("::error ")),
+        "a pre-existing finding is never annotated:\n{stdout}"
+    );
+    // A small PR's comment fits one screen.
+    assert!(
+        body.lines().count() <= 40,
+        "{} lines:\n{body}",
+        body.lines().count()
+    );
+
+    // Push 2: a near-duplicate of get_ticket (the same description under another name).
+    repo.push(|r| {
+        edit_tools(r, |list| {
+            let mut dup = list
+                .iter()
+                .find(|t| t["name"] == "get_ticket")
+                .expect("get_ticket")
+                .clone();
+            dup["name"] = json!("fetch_ticket");
+            list.push(dup);
+        })
+    });
+    server.reset().await;
+    mount_comment_pages(
+        &server,
+        vec![comment(&api, 1001, "github-actions[bot]", &body)],
+    )
+    .await;
+    Mock::given(method("PATCH"))
+        .and(path("/repos/acme/tools/issues/comments/1001"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(comment(
+            &api,
+            1001,
+            "github-actions[bot]",
+            MARKER,
+        )))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(comment(&api, 9999, "x", MARKER)))
+        .mount(&server)
+        .await;
+    let event = repo.pull_request_event(false);
+    let out = repo.ci(&api, "pull_request", &event, &[]).await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let reqs = requests(&server).await;
+    assert_eq!(count(&reqs, "POST"), 0, "never a second comment");
+    assert_eq!(count(&reqs, "PATCH"), 1, "the sticky comment is updated");
+    let body = sent_body(
+        reqs.iter()
+            .find(|r| r.method.as_str() == "PATCH")
+            .expect("PATCH"),
+    );
+    assert!(body.contains("FAIL"), "{body}");
+    assert!(body.contains("added `fetch_ticket`"), "{body}");
+    assert!(
+        body.lines()
+            .any(|l| l.starts_with("| ❌ error") && l.contains("fetch_ticket")),
+        "the new error names the duplicate:\n{body}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("::error ") && l.contains("fetch_ticket")),
+        "an annotation names the duplicate:\n{stdout}"
+    );
     assert_no_token(&repo, &out);
 }

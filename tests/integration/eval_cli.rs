@@ -597,3 +597,61 @@ async fn a_server_that_drops_the_tools_makes_the_run_unhealthy_and_tool_choice_a
     let last: Value = serde_json::from_slice(&requests.last().expect("sent").body).expect("json");
     assert_eq!(last["tool_choice"], "auto");
 }
+
+/// A typo in `expectedTool` (or in an `expectedArgs` key) is caught before any request, with
+/// the file:line and the closest names, for paid and offline models alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suite_naming_a_tool_the_surface_lacks_is_refused_before_any_request() {
+    let server = chat_server::start(Duration::from_millis(1), true).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let tools = chat_server::write_tools(dir.path());
+    let suite_path = dir.path().join("suite.json");
+    std::fs::write(
+        &suite_path,
+        "{\n  \"name\": \"typos\",\n  \"cases\": [\n    {\"id\": \"a\", \"input\": \"x [call lookup_order]\", \"expectedTool\": \"lookup_order\"},\n    {\"id\": \"b\", \"input\": \"where is order 7 [call lookup_order]\", \"expectedTool\": \"lookup_ordr\"}\n  ]\n}\n",
+    )
+    .expect("suite");
+    let run = |models: &str| {
+        mf_in(dir.path())
+            .arg("eval")
+            .arg(&tools)
+            .arg("--suite")
+            .arg(&suite_path)
+            .args(["--models", models])
+            .args(["--base-url", &format!("{}/v1", server.uri())])
+            .args(["--max-tools", "10", "--no-cache"])
+            .env("MF_PROVIDER_API_KEY", "sk-local")
+            .output()
+            .expect("run")
+    };
+    for models in ["vllm:served-model", "lexical"] {
+        let out = run(models);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{models}: {stderr}");
+        assert!(stderr.contains("suite.json:5"), "file:line: {stderr}");
+        assert!(stderr.contains("\"lookup_ordr\""), "{stderr}");
+        assert!(
+            stderr.contains("did you mean \"lookup_order\""),
+            "the closest name: {stderr}"
+        );
+    }
+    assert_eq!(
+        server.received_requests().await.expect("recorded").len(),
+        0,
+        "no request was sent"
+    );
+
+    // An expectedArgs key the expected tool does not declare.
+    std::fs::write(
+        &suite_path,
+        "{\"name\": \"typos\", \"cases\": [\n{\"id\": \"a\", \"input\": \"x\", \"expectedTool\": \"lookup_order\", \"expectedArgs\": {\"qq\": \"7\"}}\n]}\n",
+    )
+    .expect("suite");
+    let out = run("lexical");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("suite.json:2") && stderr.contains("expectedArgs key \"qq\""),
+        "{stderr}"
+    );
+}

@@ -98,6 +98,11 @@ fn surface_diff(lint: &LintReport) -> SurfaceDiff {
 /// JSON so fields the ci document gains later (with defaults) do not break this test.
 fn ci_doc() -> CiReport {
     let lint = lint();
+    // The first two findings are new in the pull request, the rest were already at the base.
+    let preexisting: Vec<String> = lint.findings[2..]
+        .iter()
+        .map(|f| f.baseline_key())
+        .collect();
     let doc = serde_json::json!({
         "version": 1,
         "kind": "ci",
@@ -117,6 +122,13 @@ fn ci_doc() -> CiReport {
         "mode": "full",
         "notes": ["the base eval came from the base cache (base commit 111111111111)"],
         "surface": surface_diff(&lint),
+        "lintGate": {
+            "scope": "new",
+            "base": "1111111111111111111111111111111111111111",
+            "new": 2,
+            "preexisting": preexisting.len(),
+            "preexistingKeys": preexisting
+        },
         "lint": lint,
         "head": head(),
         "base": base(),
@@ -254,13 +266,45 @@ fn summary_and_comment_start_with_the_verdict() {
         "{c}"
     );
     assert_eq!(ci::summary(&ci_doc()), summary(&docs()[2].1));
-    // Gated metrics base → head, with verdicts; the surface diff counts; the top lint findings.
+    // What changed by name first, then the gated metrics base → head with verdicts.
     assert!(c.contains("| ❌ | `selection-accuracy` (gated) | scripted:script.json | 43/43 = 100.0% [91.8–100.0] | 23/43 = 53.5% [38.9–67.5] | -46.5 pts |"), "{c}");
     assert!(
-        c.contains("**Surface:** 1 added, 0 removed, 1 re-described, 1 re-schemed"),
+        c.contains(
+            "**Surface:** 1 tool added, 1 re-described, 1 re-schemed · tool tokens 424 → 497 (+73)"
+        ),
         "{c}"
     );
+    assert!(
+        c.contains("- added `order_status` (+61 tokens) · `servers/orders/src/index.ts:88`"),
+        "{c}"
+    );
+    assert!(
+        c.contains("- re-described `lookup_order` (70 → 52 tokens, −18)"),
+        "{c}"
+    );
+    assert!(
+        c.contains("- ⚠️ newly confusable: `lookup_order` ↔ `order_status`"),
+        "{c}"
+    );
+    // The findings the pull request introduced, by name and file:line; the base's folded.
+    assert!(c.contains("**New lint findings:** ❌ 2 errors new in this change; 8 pre-existing findings already at the base (not gated)"), "{c}");
     assert!(c.contains("`annotations-contradictory`"), "{c}");
+    assert!(
+        c.contains("<details><summary>8 pre-existing lint findings (already at the base, not gated)</summary>"),
+        "{c}"
+    );
+    let surface_at = c.find("**Surface:**").expect("surface");
+    let compare_at = c.find("**Gated metrics").expect("compare");
+    assert!(
+        surface_at < compare_at,
+        "what changed comes before the eval"
+    );
+    // One rendering of each table: a finding appears once.
+    assert_eq!(c.matches("`annotations-contradictory`").count(), 1, "{c}");
+    let s = summary(&docs()[2].1);
+    assert_eq!(s.matches("`annotations-contradictory`").count(), 1, "{s}");
+    // No runner-local paths: files are named, not located.
+    assert!(!s.contains("mf-ci/"), "{s}");
     // Details are folded.
     assert!(
         c.contains("<details><summary>Cases: scripted:script.json</summary>"),
@@ -294,14 +338,14 @@ fn cutting_keeps_the_verdict_and_ends_with_the_pointer() {
         let last = text.lines().last().expect("lines");
         assert!(last.starts_with("> ✂️ Cut to fit the "), "{limit}: {last}");
         assert!(
-            last.contains(RUN_URL) && last.contains("`mf-ci/mf-ci.json`"),
+            last.contains(RUN_URL) && last.contains("`mf-ci.json`"),
             "{last}"
         );
     }
     // Whole sections go from the end: a little too long loses only the details.
     let text = template::fit(SUMMARY, None, &view, "", Limit::Bytes(full.len() - 1)).expect("fit");
     assert!(text.contains("(left out: details)"), "{text}");
-    assert!(text.contains("### Lint"));
+    assert!(text.contains("### New lint findings"));
     assert!(!text.contains("<details><summary>Cases:"));
 }
 

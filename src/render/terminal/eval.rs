@@ -47,7 +47,13 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
                 }
             ),
         );
-        line(&mut s, "argument accuracy", rate(&x.argument_accuracy));
+        line(
+            &mut s,
+            "argument accuracy",
+            x.argument_accuracy_na
+                .clone()
+                .unwrap_or_else(|| rate(&x.argument_accuracy)),
+        );
         line(&mut s, "over-trigger", rate(&x.over_trigger));
         line(&mut s, "abstention", rate(&x.abstention));
         line(&mut s, "phantom calls", rate(&x.phantom));

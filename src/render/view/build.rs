@@ -250,7 +250,11 @@ impl View {
             .as_ref()
             .or_else(|| ci.compare.as_ref().and_then(|c| c.surface.as_ref()))
             .map(surface_view);
-        view.lint = Some(lint_view(&ci.lint));
+        view.lint = Some(lint_view(&ci.lint, ci.lint_gate.as_ref()));
+        // A ci document lists the new findings once, under `lint` (split by the gate).
+        if let Some(sv) = view.surface.as_mut() {
+            sv.new_findings.clear();
+        }
         let f = &ci.files;
         view.files = [
             ("JSON", &f.json),
@@ -260,7 +264,7 @@ impl View {
             ("badge", &f.badge),
         ]
         .into_iter()
-        .filter_map(|(label, path)| path.as_ref().map(|p| (label.to_owned(), p.clone())))
+        .filter_map(|(label, path)| path.as_ref().map(|p| (label.to_owned(), file_name(p))))
         .collect();
         view
     }
@@ -292,4 +296,13 @@ impl View {
             limit.describe()
         )
     }
+}
+
+/// The last component of a path a run wrote: a runner's absolute paths mean nothing to a
+/// reviewer, the file name finds the file in the run's artifacts.
+fn file_name(path: &str) -> String {
+    path.rsplit(['/', '\\'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(path)
+        .to_owned()
 }

@@ -2,11 +2,13 @@
 //! the gate in words, and the surface diff.
 
 use super::lint::finding_view;
-use super::types::{CompareModelView, CompareRow, CompareView, RateView, SurfaceView};
+use super::types::{
+    ChangeView, CompareModelView, CompareRow, CompareView, PairChangeView, RateView, SurfaceView,
+};
 use super::words::{status_icon, test_text, verdict_key};
-use crate::render::text::{effect_text, pairing_text, verdict_word};
+use crate::render::text::{effect_text, pairing_text, plural, verdict_word};
 use crate::report::compare::{
-    CompareReport, MetricComparison, SurfaceDiff, Verdict as CompareVerdict,
+    CompareReport, MetricComparison, SurfaceDiff, ToolChange, Verdict as CompareVerdict,
 };
 
 pub(super) fn compare_row(model: &str, c: &MetricComparison, gated: &[String]) -> CompareRow {
@@ -128,45 +130,77 @@ pub(super) fn compare_view(report: &CompareReport) -> CompareView {
     view
 }
 
+fn tokens_text(t: &ToolChange) -> String {
+    match (t.tokens_before, t.tokens_after) {
+        (None, Some(a)) => format!("+{a} tokens"),
+        (Some(b), None) => format!("−{b} tokens"),
+        (Some(b), Some(a)) if a == b => format!("{a} tokens"),
+        (Some(b), Some(a)) => {
+            let d = a as i64 - b as i64;
+            let sign = if d < 0 { "−" } else { "+" };
+            format!("{b} → {a} tokens, {sign}{}", d.unsigned_abs())
+        }
+        (None, None) => String::new(),
+    }
+}
+
+fn change_view(t: &ToolChange) -> ChangeView {
+    ChangeView {
+        name: t.name.clone(),
+        tokens: tokens_text(t),
+        origin: t.origin.clone().unwrap_or_default(),
+        detail: t.schema_changes.join(", "),
+    }
+}
+
 pub(super) fn surface_view(d: &SurfaceDiff) -> SurfaceView {
-    let with_origin = |t: &crate::report::compare::ToolChange| match &t.origin {
-        Some(o) => format!("{} ({o})", t.name),
-        None => t.name.clone(),
-    };
+    let mut parts = Vec::new();
+    for (n, one, many) in [
+        (d.added.len(), "tool added", "tools added"),
+        (d.removed.len(), "tool removed", "tools removed"),
+        (d.redescribed.len(), "re-described", "re-described"),
+        (d.reschemed.len(), "re-schemed", "re-schemed"),
+    ] {
+        if n > 0 {
+            parts.push(plural(n, one, many));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("no tool changed".to_owned());
+    }
+    let sign = if d.tokens.delta < 0 { "−" } else { "+" };
     SurfaceView {
         line: format!(
-            "{} added, {} removed, {} re-described, {} re-schemed · tokens {} → {} ({:+})",
-            d.added.len(),
-            d.removed.len(),
-            d.redescribed.len(),
-            d.reschemed.len(),
+            "{} · tool tokens {} → {} ({sign}{})",
+            parts.join(", "),
             d.tokens.before,
             d.tokens.after,
-            d.tokens.delta
+            d.tokens.delta.unsigned_abs()
         ),
-        added: d.added.iter().map(with_origin).collect(),
-        removed: d.removed.iter().map(with_origin).collect(),
-        redescribed: d.redescribed.iter().map(with_origin).collect(),
-        reschemed: d
-            .reschemed
-            .iter()
-            .map(|t| format!("{}: {}", t.name, t.schema_changes.join(", ")))
-            .collect(),
+        added: d.added.iter().map(change_view).collect(),
+        removed: d.removed.iter().map(change_view).collect(),
+        redescribed: d.redescribed.iter().map(change_view).collect(),
+        reschemed: d.reschemed.iter().map(change_view).collect(),
         new_findings: d.new_findings.iter().map(finding_view).collect(),
         resolved_findings: d.resolved_findings,
         newly_confusable: d
             .newly_confusable
             .iter()
-            .map(|p| {
-                format!(
-                    "{} ↔ {} {:.2}{}",
-                    p.a,
-                    p.b,
+            .map(|p| PairChangeView {
+                a: p.a.clone(),
+                b: p.b.clone(),
+                text: format!(
+                    "similarity {:.2}, {}",
                     p.score,
                     p.before
-                        .map_or_else(|| " (new tool)".to_owned(), |b| format!(" (was {b:.2})"))
-                )
+                        .map_or_else(|| "a new tool".to_owned(), |b| format!("was {b:.2}"))
+                ),
             })
             .collect(),
+        changed: !(d.added.is_empty()
+            && d.removed.is_empty()
+            && d.redescribed.is_empty()
+            && d.reschemed.is_empty()
+            && d.newly_confusable.is_empty()),
     }
 }

@@ -4,11 +4,11 @@
 
 /// The sections a size limit may cut, in template order; `template::fit` drops them from the end.
 pub const SECTIONS: [&str; 7] = [
+    "surface",
+    "lint",
     "compare",
     "metrics",
     "confusion",
-    "surface",
-    "lint",
     "tools",
     "details",
 ];

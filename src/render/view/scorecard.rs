@@ -27,7 +27,12 @@ pub(super) fn model_view(card: &Scorecard, m: &ModelResult) -> ModelView {
                 }
             ),
         ),
-        fig("argument accuracy", rate_text(&x.argument_accuracy)),
+        fig(
+            "argument accuracy",
+            x.argument_accuracy_na
+                .clone()
+                .unwrap_or_else(|| rate_text(&x.argument_accuracy)),
+        ),
         fig("over-trigger", rate_text(&x.over_trigger)),
         fig("abstention", rate_text(&x.abstention)),
         fig("phantom calls", rate_text(&x.phantom)),
@@ -101,6 +106,11 @@ pub(super) fn model_view(card: &Scorecard, m: &ModelResult) -> ModelView {
             format!("{} · {} · {}", m.provider, m.wire, m.endpoint)
         },
         selection: RateView::new(&x.selection_accuracy),
+        not_applicable: x
+            .argument_accuracy_na
+            .as_ref()
+            .map(|why| format!("argument accuracy {why}"))
+            .unwrap_or_default(),
         metrics,
         spend,
         problems: m.health.problems.clone(),

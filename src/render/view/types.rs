@@ -151,6 +151,9 @@ pub struct ModelView {
     pub place: String,
     /// Selection accuracy (the headline figure).
     pub selection: RateView,
+    /// The metrics this model cannot produce, with the reason (`argument accuracy n/a: …`), or
+    /// empty.
+    pub not_applicable: String,
     /// The metrics, in reading order.
     pub metrics: Vec<Figure>,
     /// Latency, tokens, cost.
@@ -309,22 +312,49 @@ pub struct CompareRow {
 /// The surface diff.
 #[derive(Debug, Clone, Serialize)]
 pub struct SurfaceView {
-    /// `1 added, 1 removed, 2 re-described, 0 re-schemed · tokens 1997 → 1905 (−92)`.
+    /// `1 tool added, 1 re-described, 1 re-schemed · tool tokens 424 → 497 (+73)`; zero
+    /// categories are left out (`no tool changed · tool tokens 424 → 424 (+0)`).
     pub line: String,
-    /// Added tools with where they are defined.
-    pub added: Vec<String>,
+    /// Added tools.
+    pub added: Vec<ChangeView>,
     /// Removed tools.
-    pub removed: Vec<String>,
+    pub removed: Vec<ChangeView>,
     /// Re-described tools.
-    pub redescribed: Vec<String>,
-    /// Re-schemed tools with the JSON pointers that changed.
-    pub reschemed: Vec<String>,
-    /// Lint findings new in head.
+    pub redescribed: Vec<ChangeView>,
+    /// Re-schemed tools (`detail` names the JSON pointers that changed).
+    pub reschemed: Vec<ChangeView>,
+    /// Lint findings new in head (compare documents; a ci document lists them under `lint`).
     pub new_findings: Vec<FindingView>,
     /// Findings base had that head does not.
     pub resolved_findings: u64,
-    /// `a ↔ b 0.81 (was 0.42)`.
-    pub newly_confusable: Vec<String>,
+    /// Pairs that became confusable.
+    pub newly_confusable: Vec<PairChangeView>,
+    /// Whether anything changed at all (tools or confusable pairs).
+    pub changed: bool,
+}
+
+/// One changed tool.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangeView {
+    /// The tool name.
+    pub name: String,
+    /// `+61 tokens`, `70 → 52 tokens (−18)`, `−40 tokens`.
+    pub tokens: String,
+    /// Where it is defined (`file:line`), or empty.
+    pub origin: String,
+    /// The changed JSON pointers of a re-schemed tool, comma-separated, or empty.
+    pub detail: String,
+}
+
+/// A pair that became confusable.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairChangeView {
+    /// One tool.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// `similarity 0.81, was 0.42` or `similarity 0.81, a new tool`.
+    pub text: String,
 }
 
 /// The lint of the head surface.
@@ -332,17 +362,29 @@ pub struct SurfaceView {
 pub struct LintView {
     /// `3 errors, 4 warnings, 3 infos (1 suppressed) on 12 tools and 2 skills`.
     pub line: String,
-    /// ❌ ⚠️ ✅.
+    /// ❌ ⚠️ ✅ for the findings the gate counts.
     pub icon: &'static str,
-    /// Error count.
+    /// Error count (every finding).
     pub errors: usize,
-    /// Warning count.
+    /// Warning count (every finding).
     pub warnings: usize,
-    /// Errors and warnings, worst first, at most a few.
+    /// `New lint findings` (a pull request, new findings gated) or `Lint findings`.
+    pub title: String,
+    /// `2 errors, 1 warning new in this pull request; 7 pre-existing findings not gated`.
+    pub gate_line: String,
+    /// Errors and warnings the gate counts (new ones in a pull request), worst first.
+    pub new: Vec<FindingView>,
+    /// The first few of `new` (what a comment lists).
     pub top: Vec<FindingView>,
-    /// Errors and warnings not in `top`.
+    /// How many of `new` are not in `top`.
     pub more: usize,
-    /// Every finding (for the details).
+    /// `… 1 more error and 2 more warnings`, empty when `more` is 0.
+    pub more_text: String,
+    /// Infos the gate counts (never gating; folded).
+    pub new_infos: Vec<FindingView>,
+    /// Findings already at the merge base (counted and folded, never gated).
+    pub preexisting: Vec<FindingView>,
+    /// Every finding.
     pub all: Vec<FindingView>,
 }
 
