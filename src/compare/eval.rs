@@ -973,7 +973,7 @@ mod tests {
         let pairs = cases(&spec);
         let (trial, case, v) = decide(&pairs, Pairing::Case, 0.05);
         assert_eq!((case.regressed, case.improved), (7, 1));
-        assert!(case.p > 0.05 && trial.p < 1e-5);
+        assert!(case.p > 0.05 && trial.p < 1e-3);
         assert_eq!(v, Verdict::LikelyRegressed);
         // A stable A/A run (base again = base).
         let triples: Vec<(u64, u64, u64)> = spec
