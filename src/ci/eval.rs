@@ -10,8 +10,10 @@ use super::suite::FoundSuite;
 use super::{CiConfig, CiError, Head, short};
 use crate::compare::eval::DEFAULT_GATED;
 use crate::compare::report::scorecards;
+use crate::eval::power::power_plan;
 use crate::eval::{self as engine, EvalConfig, EvalOutcome, LoadedSuite, Observer, models};
 use crate::providers::config::ModelSpec;
+use crate::render::text::power_lines;
 use crate::report::ci::CiEvent;
 use crate::report::compare::{CompareReport, GateSettings, Pairing};
 use crate::report::scorecard::{Scorecard, Status};
@@ -130,6 +132,17 @@ pub fn run(
             return Ok(Some(part));
         }
     };
+    // Before anything is spent: the smallest regression this suite can reveal under the gate.
+    let plan = power_plan(
+        suite.suite.cases.len() as u64,
+        u64::from(config.eval.repeat),
+        Pairing::Case,
+        ALPHA,
+        None,
+    );
+    for line in power_lines(&plan) {
+        observer.note(&format!("power: {line}"));
+    }
     let head_card = match engine::evaluate(
         &head_config,
         Instant::now(),

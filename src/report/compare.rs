@@ -214,7 +214,7 @@ pub struct MetricComparison {
     /// `after − before`; `null` when either is unmeasured.
     pub delta: Option<f64>,
     /// The paired difference over the paired trials with its case-clustered 95% interval;
-    /// absent with fewer than 2 paired cases.
+    /// absent with fewer than 2 paired cases, or when every case moved by the same amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<Effect>,
     /// The trial-level paired test.

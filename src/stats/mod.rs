@@ -16,7 +16,8 @@
 //!   it is run.
 //!
 //! Numerics. The distributions come from `statrs` wherever it meets the reference tests to
-//! 1e-9: Student's t quantile (`StudentsT::inverse_cdf`, in [`paired_difference`]) and the
+//! 1e-9: Student's t quantile (`StudentsT::inverse_cdf`, in [`paired_difference`], below 1000
+//! degrees of freedom; above, where statrs drifts by up to 1e-5, a Cornish–Fisher expansion) and the
 //! binomial tails at `p ≠ ½` (`Binomial::sf`, in [`calibrated_test`] and [`power`]). Two pieces
 //! stay hand-written because statrs cannot meet them: the fair-coin sign test (`binomial.rs`,
 //! `sign.rs`), computed in log space so that `p ≈ 1e-301` at `n = 1000` and subnormal p-values

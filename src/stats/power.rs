@@ -28,7 +28,8 @@ pub fn power(n: u64, drop: f64, min_fall: u64) -> f64 {
 /// `None` when `drop ≤ 0`, `target` is not in `(0, 1)`, or more than 100 000 cases would be
 /// needed.
 pub fn cases_for_power(drop: f64, min_fall: u64, target: f64) -> Option<u64> {
-    if !(drop > 0.0) || !(target > 0.0 && target < 1.0) {
+    let usable = drop > 0.0 && target > 0.0 && target < 1.0;
+    if !usable {
         return None;
     }
     let drop = drop.min(1.0);

@@ -52,7 +52,7 @@ fn eval(dir: &Path, out: &str, good: &[bool]) {
             )
         })
         .collect();
-    let file = format!("{out}.script.json");
+    let file = "script.json".to_owned();
     std::fs::write(dir.join(&file), Value::Object(script).to_string()).expect("script");
     let o = mf_in(dir)
         .args(["eval", "tools.json", "--suite", "suite.json"])

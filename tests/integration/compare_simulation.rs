@@ -19,8 +19,8 @@
 //! The test runs 1,000 replications per cell (a few seconds in debug) and asserts that the
 //! default gates (case-level without calibration, calibrated with it) keep false regressions
 //! ≤ 5% at every drift level, and that the calibrated gate has ≥ 80% power at a 30-point drop on
-//! 20 cases with drift ≤ 5%. `cargo test --release --test integration compare_simulation:: --
-//! --ignored --nocapture` runs 10,000 per cell and prints the tables in SCHEMA.md.
+//! 20 cases with drift ≤ 5%. `cargo test --test integration compare_simulation:: -- --ignored
+//! --nocapture` runs 10,000 per cell (about 20 s in debug) and prints the tables in SCHEMA.md.
 
 #![allow(clippy::print_stdout)]
 
@@ -205,7 +205,7 @@ fn default_gates_stay_honest_under_drift_and_calibration_buys_power() {
 }
 
 #[test]
-#[ignore = "the tables for SCHEMA.md: 10,000 replications per cell, run in release"]
+#[ignore = "the tables for SCHEMA.md: 10,000 replications per cell, about 20 s in debug"]
 fn simulation_tables_for_schema() {
     let replications = 10_000;
     let t = tables(replications);

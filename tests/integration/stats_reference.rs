@@ -15,6 +15,9 @@
 //! sections alone).
 //! Properties over many more inputs are in `tests/integration/stats_properties.rs`.
 
+// The new reference tests print how many inputs they checked and the largest error seen.
+#![allow(clippy::print_stderr)]
+
 use mf::stats::{
     calibrated_min_fall, calibrated_test, case_level, cases_for_power, holm, paired_difference,
     percentile, power, sign_test, t_quantile_975, wilson,
