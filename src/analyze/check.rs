@@ -217,3 +217,61 @@ fn finding(
         ..super::lint::tool_finding(severity, code, new, message, suggestion)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::{Confidence, Origin, SourceFormat};
+
+    fn surface(prefix: &str, tools: &[(&str, &str)]) -> Surface {
+        Surface {
+            tools: tools
+                .iter()
+                .map(|(n, d)| Tool {
+                    description: Some((*d).into()),
+                    ..Tool::named(
+                        &format!("{prefix}_{n}"),
+                        Origin::at(SourceFormat::McpToolsList, "t.json", 1, 1),
+                        Confidence::High,
+                    )
+                })
+                .collect(),
+            skills: vec![],
+        }
+    }
+
+    #[test]
+    fn a_cross_server_duplicate_warns() {
+        let installed = surface(
+            "github",
+            &[
+                ("search_issues", "Search GitHub issues with a query."),
+                ("create_branch", "Create a branch."),
+                ("get_file_contents", "Get a file from a repository."),
+            ],
+        );
+        let new = surface(
+            "gitlab",
+            &[
+                ("search_issues", "Find issues in a GitLab project."),
+                ("create_merge_request", "Open a merge request."),
+                ("get_project", "Get a project."),
+            ],
+        );
+        let r = check("gitlab", &new, &installed, &CheckOptions::default());
+        assert_eq!(r.verdict, Verdict::Warn);
+        let pairs: Vec<&[String; 2]> = r
+            .findings
+            .iter()
+            .filter(|f| f.code == "check-confusable" && f.severity == Severity::Warn)
+            .filter_map(|f| f.pair.as_ref())
+            .collect();
+        assert_eq!(
+            pairs,
+            [&[
+                "github_search_issues".to_owned(),
+                "gitlab_search_issues".to_owned()
+            ]]
+        );
+    }
+}

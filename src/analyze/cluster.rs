@@ -1,7 +1,9 @@
 //! `mf cluster` (BEHAVIOR §2.2): groups of tools a model may confuse, from the pair scores of
 //! [`crate::analyze::similarity`].
 //!
-//! Tools are linked when their pair score is at least `threshold`. Clusters are the connected
+//! Tools are linked when their pair score is at least `threshold` (every pair up to
+//! [`EXACT_MAX_TOOLS`] tools; above, the candidates of the surface pair scorer,
+//! [`crate::analyze::confusable`], so time and memory stay linear). Clusters are the connected
 //! components of those links (single linkage) under a size cap, built like Kruskal's algorithm:
 //! links are taken strongest first (score, then surface order) and a link that would join two
 //! groups into one larger than `max_cluster_size` is skipped. So a chain of weak links never
@@ -12,6 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::analyze::confusable::Scorer;
 use crate::analyze::similarity::{self, PairSimilarity, SurfaceSimilarity};
 use crate::report::cluster::{
     Boundary, CLUSTER_REPORT_VERSION, Cluster, ClusterReport, ClusterSummary, Cohesion, FamilyHint,
@@ -38,15 +41,33 @@ impl Default for ClusterOptions {
     }
 }
 
+/// Up to this many tools every pair is compared (exact); above it, the surface pair scorer's
+/// candidates only (see [`cluster`]).
+pub const EXACT_MAX_TOOLS: usize = 2_000;
+
 /// Words per boundary entry and per label.
 const MAX_WORDS: usize = 8;
 
 /// Cluster `surface` (see the module docs).
 pub fn cluster(surface: &Surface, options: &ClusterOptions) -> ClusterReport {
     let tools = &surface.tools;
-    let pairs = similarity::similar_pairs(tools, options.threshold);
-    let groups = capped_components(tools.len(), &pairs, options.max_cluster_size.max(1));
     let sim = SurfaceSimilarity::new(tools);
+    let pairs = if tools.len() <= EXACT_MAX_TOOLS {
+        similarity::similar_pairs(tools, options.threshold)
+    } else {
+        // Above this size a surface of look-alike tools has ~n² pairs over the threshold: score
+        // only the surface pair scorer's candidates (tools sharing an object word, a heavy
+        // term or a parameter set; neighbours only in an oversized group), linear in n.
+        let mut v: Vec<PairSimilarity> = Scorer::new(tools)
+            .candidate_pairs()
+            .into_iter()
+            .filter_map(|(a, b)| sim.pair(a, b))
+            .filter(|p| p.score >= options.threshold)
+            .collect();
+        v.sort_by_key(|p| (p.a, p.b));
+        v
+    };
+    let groups = capped_components(tools.len(), &pairs, options.max_cluster_size.max(1));
     let terms: Vec<Vec<String>> = tools.iter().map(terms::terms).collect();
     let term_df = document_frequency(&terms);
     let names: Vec<Vec<String>> = tools.iter().map(name_family_tokens).collect();

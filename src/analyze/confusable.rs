@@ -682,6 +682,16 @@ impl Scorer {
         out
     }
 
+    /// The candidate pairs the scorer looks at (`a < b`, sorted): tools sharing a key, at most
+    /// [`WINDOW`] neighbours per tool in an oversized key — linear in the surface. `mf cluster`
+    /// scores these on large surfaces instead of every pair.
+    pub fn candidate_pairs(&self) -> Vec<(usize, usize)> {
+        self.candidates()
+            .into_iter()
+            .map(|(a, b)| (a as usize, b as usize))
+            .collect()
+    }
+
     fn candidates(&self) -> Vec<(u32, u32)> {
         let mut keys: HashMap<String, Vec<u32>> = HashMap::new();
         let mut bare_by_group: HashMap<usize, Vec<u32>> = HashMap::new();

@@ -275,3 +275,72 @@ fn filesystem_pairs_follow_the_surface_scorer() {
     unique.dedup();
     assert_eq!(unique.len(), pairs.len(), "one finding per pair");
 }
+
+#[test]
+fn select_and_ignore_take_codes_families_and_old_aliases() {
+    let word = root()
+        .join("tests/fixtures/real/word.tools.json")
+        .to_string_lossy()
+        .into_owned();
+    let codes = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec![word.as_str(), "--fail-on", "never"];
+        args.extend_from_slice(extra);
+        let (v, _) = lint(&args);
+        v["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter_map(|f| f["code"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let all = codes(&[]);
+    assert!(all.iter().any(|c| c == "confusable-pair"), "{all:?}");
+    let overlap = codes(&["--select", "overlap"]);
+    assert!(!overlap.is_empty());
+    assert!(
+        overlap.iter().all(|c| c.starts_with("confusable-pair")),
+        "{overlap:?}"
+    );
+    // The old code selects the merged family.
+    assert_eq!(
+        codes(&["--select", "tool-overlap"]),
+        overlap
+            .iter()
+            .filter(|c| *c == "confusable-pair")
+            .cloned()
+            .collect::<Vec<_>>()
+    );
+    let rest = codes(&["--ignore", "pair-no-boundary,param-description-missing"]);
+    assert!(
+        !rest
+            .iter()
+            .any(|c| c == "confusable-pair" || c == "param-description-missing"),
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn terminal_output_is_one_line_per_finding_unless_verbose() {
+    let word = root().join("tests/fixtures/real/word.tools.json");
+    let out = mf()
+        .env("COLUMNS", "80")
+        .args(["lint", "--fail-on", "never"])
+        .arg(&word)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert!(lines.next().is_some_and(|l| l.starts_with("mf lint:")));
+    assert!(
+        lines.next().is_some_and(|l| l.contains("warnings")),
+        "the summary comes first: {text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert!(!text.contains("→ "), "no fixes without --verbose");
+    let verbose = mf()
+        .args(["lint", "--fail-on", "never", "--verbose"])
+        .arg(&word)
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&verbose.stdout).contains("→ "));
+}

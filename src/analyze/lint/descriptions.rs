@@ -96,13 +96,19 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         let names: Vec<&str> = indices.iter().map(|&i| tools[i].name.as_str()).collect();
         for &i in indices {
             let tool = &tools[i];
+            // At most five names: a surface of near-identical tools must not grow a message
+            // per tool with every other name (quadratic output).
+            let total = names.iter().filter(|n| **n != tool.name).count();
             let others: Vec<String> = names
                 .iter()
                 .filter(|n| **n != tool.name)
+                .take(5)
                 .map(|n| format!("`{n}`"))
                 .collect();
             let others = if others.is_empty() {
                 "another tool with the same name".to_owned()
+            } else if total > others.len() {
+                format!("{} and {} more", others.join(", "), total - others.len())
             } else {
                 others.join(", ")
             };
