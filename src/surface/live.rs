@@ -797,8 +797,146 @@ fn kill_group(pid: u32) {
     use nix::sys::signal::{Signal, killpg};
     use nix::unistd::Pid;
     if let Ok(raw) = i32::try_from(pid) {
+        #[cfg(target_os = "linux")]
+        let tree = reaper::descendants(pid);
         // The child leads its own group (process_group(0)), so its pid is the group id.
         let _ = killpg(Pid::from_raw(raw), Signal::SIGKILL);
+        #[cfg(target_os = "linux")]
+        reaper::kill_escaped(pid, &tree);
+    }
+}
+
+/// Linux: descendants that left the server's process group (`setsid`, `setpgid`) are found
+/// through `/proc` and killed too. mf is a child subreaper (`PR_SET_CHILD_SUBREAPER`, set before
+/// the first server starts), so a grandchild whose parent died is re-parented to mf rather than
+/// to init, and is still found after the server itself is gone.
+#[cfg(target_os = "linux")]
+mod reaper {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use nix::sys::signal::{Signal, kill};
+    use nix::sys::wait::{WaitPidFlag, waitpid};
+    use nix::unistd::Pid;
+
+    /// The stdio servers running now (mf's own children; never swept as orphans).
+    static SERVERS: std::sync::Mutex<BTreeSet<u32>> = std::sync::Mutex::new(BTreeSet::new());
+
+    /// Note a server mf started.
+    pub fn register(pid: u32) {
+        SERVERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(pid);
+    }
+
+    /// Become a child subreaper, once per process.
+    pub fn become_subreaper() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let _ = nix::sys::prctl::set_child_subreaper(true);
+        });
+    }
+
+    /// pid → (parent pid, state) of every process in `/proc`.
+    fn table() -> BTreeMap<u32, (u32, char)> {
+        let mut out = BTreeMap::new();
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return out;
+        };
+        for entry in dir.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // `pid (comm) S ppid …`; comm may hold ") ", so split at the last one.
+            let Some((_, rest)) = stat.rsplit_once(") ") else {
+                continue;
+            };
+            let mut fields = rest.split_whitespace();
+            let state = fields.next().and_then(|s| s.chars().next()).unwrap_or('?');
+            if let Some(ppid) = fields.next().and_then(|p| p.parse().ok()) {
+                out.insert(pid, (ppid, state));
+            }
+        }
+        out
+    }
+
+    /// Every descendant of `root` now (not `root` itself).
+    pub fn descendants(root: u32) -> BTreeSet<u32> {
+        let table = table();
+        let mut found = BTreeSet::new();
+        let mut frontier = vec![root];
+        while let Some(p) = frontier.pop() {
+            for (child, (ppid, _)) in &table {
+                if *ppid == p && *child != root && found.insert(*child) {
+                    frontier.push(*child);
+                }
+            }
+        }
+        found
+    }
+
+    /// Kill `tree` (the server's descendants seen before its group was killed), then, for a
+    /// short while, whatever of it re-parents to mf, with its own descendants; reap them.
+    pub fn kill_escaped(server: u32, tree: &BTreeSet<u32>) {
+        let me = std::process::id();
+        let servers = {
+            let mut s = SERVERS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            s.remove(&server);
+            s.clone()
+        };
+        let mut doomed: BTreeSet<u32> = tree.clone();
+        // Orphans already re-parented to mf (their parent, the server or one of its children,
+        // exited before now): mf's children that are not servers it runs.
+        for (pid, (ppid, _)) in table() {
+            if ppid == me && pid != server && !servers.contains(&pid) {
+                doomed.insert(pid);
+            }
+        }
+        for _ in 0..50 {
+            let table = table();
+            // Orphans of the tree re-parented to mf, and anything below a doomed process.
+            let mut grew = true;
+            while grew {
+                grew = false;
+                for (pid, (ppid, _)) in &table {
+                    if *pid != server && doomed.contains(ppid) && doomed.insert(*pid) {
+                        grew = true;
+                    }
+                }
+            }
+            let mut left = false;
+            for pid in &doomed {
+                let Some((ppid, state)) = table.get(pid) else {
+                    continue;
+                };
+                let Ok(raw) = i32::try_from(*pid) else {
+                    continue;
+                };
+                if *state != 'Z' && *state != 'X' {
+                    let _ = kill(Pid::from_raw(raw), Signal::SIGKILL);
+                    left = true;
+                }
+                if *ppid == me {
+                    let _ = waitpid(Pid::from_raw(raw), Some(WaitPidFlag::WNOHANG));
+                }
+            }
+            let server_alive = table
+                .get(&server)
+                .is_some_and(|(_, s)| *s != 'Z' && *s != 'X');
+            if !left && !server_alive {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 }
 
@@ -847,6 +985,8 @@ async fn fetch_stdio(
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    reaper::become_subreaper();
     let spawned = tokio::time::timeout(opts.timeout_start, async { cmd.spawn() })
         .await
         .map_err(|_| timeout(server, Phase::Start, opts.timeout_start))?;
@@ -862,6 +1002,10 @@ async fn fetch_stdio(
         },
     })?;
     let mut guard = GroupGuard { pid: child.id() };
+    #[cfg(target_os = "linux")]
+    if let Some(pid) = child.id() {
+        reaper::register(pid);
+    }
     let (Some(stdin), Some(stdout), Some(mut stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {

@@ -339,3 +339,53 @@ fn defect6_tracked_files_listed_in_ignore_files_are_still_linted() {
     assert!(scan_text.contains("issue_refund") && scan_text.contains("vendored_tool"));
     assert!(!scan_text.contains("untracked_tool"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Defect 13: a `setsid` grandchild of a `--stdio` server outlives mf
+
+/// Whether a pid is a live (not zombie) process.
+#[cfg(target_os = "linux")]
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .and_then(|(_, rest)| rest.chars().next())
+            .is_some_and(|s| s != 'Z' && s != 'X')
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn defect13_a_setsid_grandchild_of_a_stdio_server_does_not_survive_mf() {
+    let dir = tempfile::tempdir().expect("tmp");
+    for (mode, tail) in [("hang", "exec sleep 300"), ("exit", "exit 0")] {
+        let pids = dir.path().join(format!("pids-{mode}"));
+        // The server starts a grandchild in a session of its own, then hangs (or exits).
+        let script = format!(
+            "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{}'; \
+             sleep 0.2; {tail}",
+            pids.display()
+        );
+        let out = mf_in(dir.path())
+            .args(["lint", "--stdio"])
+            .arg(format!("sh -c \"{script}\""))
+            .args(["--timeout-init", "2"])
+            .output()
+            .expect("run");
+        assert_ne!(out.status.code(), Some(0), "{mode}: {}", show(&out));
+        let pid: u32 = std::fs::read_to_string(&pids)
+            .expect("the server wrote the grandchild's pid")
+            .trim()
+            .parse()
+            .expect("pid");
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while alive(pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if alive(pid) {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+            panic!("{mode}: the setsid grandchild {pid} survived mf");
+        }
+    }
+}
