@@ -1,3 +1,4 @@
-//! Small shared helpers: atomic file writes.
+//! Small shared helpers: atomic file writes, the terminal width and wrapping.
 
 pub mod atomic;
+pub mod term;
