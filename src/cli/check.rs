@@ -7,6 +7,8 @@ use clap::{Args, ValueEnum};
 /// The install gate: compare a new capability with what is installed. Pure and offline; the
 /// verdict is `pass` or `warn` (exit 0 either way) unless `--fail-on-warn`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf check --manifest new-server.json --installed tools.json")]
 pub struct CheckArgs {
     /// The new capability: JSON with a `name` and its `tools` in any supported shape, or one
     /// tool definition.

@@ -16,6 +16,10 @@ use crate::report::ci::FindingScope;
 /// annotations, the sticky PR comment and the requested reports; exits by the gates (2 a gate
 /// failed, 5 an eval was unhealthy). Reads the GitHub context from GITHUB_* variables.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf ci                                            in GitHub Actions (what the Action runs)
+  mf ci --models lexical --json-out mf-ci.json .   locally, offline
+  mf report mf-ci.json --format comment            the PR comment it would post")]
 pub struct CiArgs {
     /// The surface: a folder to scan (default: the current one) or a tool file.
     #[arg(value_name = "PATH", default_value = ".")]

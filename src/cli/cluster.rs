@@ -10,6 +10,9 @@ use super::input::SurfaceArgs;
 /// Group confusable tools: clusters linked at a pair score, the riskiest pairs, name families
 /// split across clusters, and for each confusable group what tells its tools apart.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf cluster tools.json
+  mf cluster . --out mf.suite.json                 write the clusters as suite profiles")]
 pub struct ClusterArgs {
     /// What to cluster.
     #[command(flatten)]

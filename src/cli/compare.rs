@@ -11,6 +11,9 @@ use crate::report::compare::Pairing;
 /// (files, folders, URLs), or one PATH with `--base-ref`: the free surface diff — tools added,
 /// removed, re-described, re-schemed, token delta, new lint findings, newly confusable pairs.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf compare base.json head.json --fail-on-regression   two scorecards: paired statistics
+  mf compare tools.json --base-ref origin/main          the free surface diff")]
 pub struct CompareArgs {
     /// BASE and HEAD (scorecards or surfaces); with --base-ref, the PATH to diff (default `.`).
     #[arg(value_name = "BASE HEAD", num_args = 0..=2)]

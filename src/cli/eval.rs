@@ -13,6 +13,10 @@ use crate::suite::Selection;
 /// accuracy with Wilson 95% intervals, confusion, over-trigger, argument accuracy, latency, cost.
 /// Offline models (`mock`, `lexical`, `scripted:FILE`) need no key.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf eval --models lexical                         the default suite, offline, no key
+  mf eval --suite mf.suite.yaml --models openai:gpt-4.1-mini --dry-run
+  mf eval --models openai:gpt-4.1-mini --json-out scorecard.json")]
 pub struct EvalArgs {
     /// The tools to offer (files, folders to scan, http(s):// MCP endpoints). Default: the
     /// suite's `tools[]`, or the task set's `surface`.

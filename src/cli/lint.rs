@@ -10,6 +10,10 @@ use super::input::SurfaceArgs;
 /// descriptions, invalid schemas, naming drift, MCP annotation mistakes, prompt-injection-like
 /// text, token budget. Free and offline.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf lint tools.json               what will confuse a model (exit 2 on an error)
+  mf lint . --format sarif > mf.sarif
+  mf lint --explain description-identical")]
 pub struct LintArgs {
     /// What to lint.
     #[command(flatten)]

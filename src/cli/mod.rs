@@ -48,7 +48,7 @@ pub struct Cli {
         conflicts_with = "verbose"
     )]
     pub quiet: bool,
-    /// Say more on stderr (the settings a run used, cache hits).
+    /// Say more on stderr (the suite, surface, models and mf.toml an eval used).
     #[arg(long, short, global = true, help_heading = "Global options")]
     pub verbose: bool,
     /// The command to run.

@@ -7,6 +7,9 @@ use clap::{Args, ValueEnum};
 /// Re-render a saved scorecard (`mf eval --json-out`), compare (`mf compare --json-out`) or ci
 /// document in another format, without running anything again.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf report mf-ci.json --format html --out report.html
+  mf report scorecard.json --format junit")]
 pub struct ReportArgs {
     /// The saved JSON document.
     #[arg(value_name = "RUN.json")]

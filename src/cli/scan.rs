@@ -9,6 +9,10 @@ use clap::Args;
 /// TypeScript/JavaScript or Python. Writes a suite draft (`mf.suite.json`) and a scan report
 /// (`mf.scan.json`). Nothing from the repository is executed.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mf scan                          this repository: tools, skills, MCP server configs; writes mf.scan.json and a draft mf.suite.json
+  mf scan examples/acme-support --no-write
+  mf scan . --json | jq '.report.summary'")]
 pub struct ScanArgs {
     /// Repository root to scan.
     #[arg(default_value = ".")]

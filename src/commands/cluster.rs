@@ -38,8 +38,8 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
         let profiles = profiles_from_clusters(&report);
         write_profiles(out, &profiles, &input.surface)?;
         super::note(&format!(
-            "wrote {} profiles to {}",
-            profiles.len(),
+            "wrote {} to {}",
+            crate::render::text::plural(profiles.len(), "profile", "profiles"),
             out.display()
         ));
     }

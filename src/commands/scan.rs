@@ -42,7 +42,11 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
         let doc = serde_json::json!({ "report": report, "draft": draft });
         super::print(&render::json::to_string(&doc))?;
     } else {
-        super::print(&render::terminal::scan(&report, style))?;
+        super::print(&render::terminal::scan_width(
+            &report,
+            style,
+            crate::util::term::width(),
+        ))?;
     }
     if found {
         Ok(Exit::Ok)
@@ -121,7 +125,11 @@ fn probe_servers(
             },
         };
         match &probe.error {
-            None => super::note(&format!("probe {}: {} tools", probe.server, probe.tools)),
+            None => super::note(&format!(
+                "probe {}: {}",
+                probe.server,
+                crate::render::text::plural(probe.tools, "tool", "tools")
+            )),
             Some(e) => super::note(&format!("probe {}: failed: {e}", probe.server)),
         }
         probes.push(probe);

@@ -3,18 +3,22 @@
 
 use crate::eval::dry_run::{Cost, DryRun};
 use crate::eval::plan::BudgetError;
-use crate::render::text::power_lines;
+use crate::render::text::{plural, power_lines};
 
 /// The plan as `mf eval --dry-run` prints it.
 pub fn text(plan: &DryRun) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "plan: {} cases × {} repeats × {} models = {} trials; {} tools offered in a shuffled order per trial (seed {}, {})\n",
-        plan.cases,
-        plan.repeat,
-        plan.models.len(),
-        plan.trials_per_model * plan.models.len() as u64,
-        plan.tools,
+        "plan: {} × {} × {} = {}; {} offered in a shuffled order per trial (seed {}, {})\n",
+        plural(plan.cases, "case", "cases"),
+        plural(plan.repeat as usize, "repeat", "repeats"),
+        plural(plan.models.len(), "model", "models"),
+        plural(
+            (plan.trials_per_model * plan.models.len() as u64) as usize,
+            "trial",
+            "trials"
+        ),
+        plural(plan.tools, "tool", "tools"),
         plan.seed,
         plan.permutation,
     ));

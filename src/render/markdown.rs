@@ -167,8 +167,10 @@ pub fn check(report: &crate::report::check::CheckReport) -> String {
     };
     let _ = writeln!(
         out,
-        "**mf check `{}`: {verdict}** — {} new tools against {} installed\n",
-        report.name, report.summary.new_tools, report.summary.installed_tools
+        "**mf check `{}`: {verdict}** — {} against {} installed\n",
+        report.name,
+        plural(report.summary.new_tools, "new tool", "new tools"),
+        report.summary.installed_tools
     );
     if !report.findings.is_empty() {
         let _ = writeln!(
@@ -231,8 +233,10 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport) -> String {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "**mf cluster: {} tools → {} clusters, {} risky pairs**\n",
-        s.tools, s.clusters, s.risky_pairs
+        "**mf cluster: {} → {}, {}**\n",
+        plural(s.tools, "tool", "tools"),
+        plural(s.clusters, "cluster", "clusters"),
+        plural(s.risky_pairs, "risky pair", "risky pairs")
     );
     if !report.clusters.is_empty() {
         let _ = writeln!(out, "| cluster | label | tools |\n|---|---|---|");

@@ -129,7 +129,7 @@ fn dry_run_prints_the_plan_and_sends_nothing() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("17 cases × 5 repeats × 1 models = 85 trials"),
+        text.contains("17 cases × 5 repeats × 1 model = 85 trials"),
         "{text}"
     );
     assert!(

@@ -35,6 +35,9 @@ fn stdio(name: &str, args: Vec<String>) -> Target {
 
 #[test]
 fn filesystem_over_stdio() {
+    if !crate::support::test_servers_installed() {
+        return;
+    }
     let root = tempfile::tempdir().expect("tempdir");
     let got = names(&stdio(
         "filesystem",
@@ -59,6 +62,9 @@ fn filesystem_over_stdio() {
 
 #[test]
 fn memory_over_stdio() {
+    if !crate::support::test_servers_installed() {
+        return;
+    }
     let got = names(&stdio("memory", vec![entry("server-memory")]));
     for want in [
         "create_entities",
@@ -75,6 +81,9 @@ fn memory_over_stdio() {
 
 #[test]
 fn everything_over_stdio() {
+    if !crate::support::test_servers_installed() {
+        return;
+    }
     let got = names(&stdio(
         "everything",
         vec![entry("server-everything"), "stdio".into()],
@@ -96,6 +105,9 @@ impl Drop for Server {
 
 #[test]
 fn everything_over_streamable_http_and_identity() {
+    if !crate::support::test_servers_installed() {
+        return;
+    }
     let port = free_port();
     let child = Command::new("node")
         .args([entry("server-everything"), "streamableHttp".into()])

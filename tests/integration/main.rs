@@ -32,6 +32,7 @@ mod live_scan_probe;
 mod live_servers;
 mod local_llm;
 mod providers_wire;
+mod readme;
 mod render_eval;
 mod render_lint;
 mod report_schemas;

@@ -86,6 +86,32 @@ pub fn fake_mcp_server() -> String {
         .into_owned()
 }
 
+/// Whether the reference MCP servers from npm are installed (`scripts/install-test-servers.sh`,
+/// which needs Node.js and npm). When they are not, the live tests skip with a message saying
+/// how to install them — unless `MF_REQUIRE_TEST_SERVERS` is set (`.ci/run` sets it), which
+/// makes their absence a failure.
+pub fn test_servers_installed() -> bool {
+    let dir = root().join("target/test-servers/node_modules/@modelcontextprotocol");
+    let installed = ["server-filesystem", "server-memory", "server-everything"]
+        .iter()
+        .all(|p| dir.join(p).join("dist/index.js").is_file());
+    if !installed {
+        assert!(
+            std::env::var_os("MF_REQUIRE_TEST_SERVERS").is_none(),
+            "MF_REQUIRE_TEST_SERVERS is set but the reference MCP servers are not installed in \
+             {}: run scripts/install-test-servers.sh (needs Node.js and npm)",
+            dir.display()
+        );
+        #[allow(clippy::print_stderr)]
+        eprintln!(
+            "skipped: the reference MCP servers are not installed (run \
+             scripts/install-test-servers.sh, which needs Node.js and npm; \
+             MF_REQUIRE_TEST_SERVERS=1 makes this a failure)"
+        );
+    }
+    installed
+}
+
 /// The entry point of a reference MCP server from npm (`server-filesystem`, `server-memory`,
 /// `server-everything`), installed by `scripts/install-test-servers.sh`; panics when it is not.
 pub fn installed_server(package: &str) -> PathBuf {

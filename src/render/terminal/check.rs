@@ -1,6 +1,7 @@
 //! `mf check` (the install gate) for people: the verdict, each finding with its suggestion, and
 //! the installed tools the new ones compete with.
 
+use crate::render::text::plural;
 use std::fmt::Write;
 
 use super::style::{Style, label};
@@ -14,10 +15,10 @@ pub fn check(report: &crate::report::check::CheckReport, style: Style) -> String
     };
     let _ = writeln!(
         out,
-        "{} {} — {} new tools against {} installed",
+        "{} {} — {} against {} installed",
         style.bold(&format!("mf check {}:", report.name)),
         verdict,
-        report.summary.new_tools,
+        plural(report.summary.new_tools, "new tool", "new tools"),
         report.summary.installed_tools
     );
     for f in &report.findings {

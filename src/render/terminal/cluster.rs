@@ -1,6 +1,7 @@
 //! `mf cluster` for people: groups of confusable tools, the riskiest pairs and what tells the
 //! members of each group apart.
 
+use crate::render::text::plural;
 use std::fmt::Write;
 
 use super::style::Style;
@@ -11,12 +12,12 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport, style: Style) -> 
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "{} {} tools → {} clusters, {} unclustered, {} risky pairs (threshold {:.2})",
+        "{} {} → {}, {} unclustered, {} (threshold {:.2})",
         style.bold("mf cluster:"),
-        s.tools,
-        s.clusters,
+        plural(s.tools, "tool", "tools"),
+        plural(s.clusters, "cluster", "clusters"),
         s.unclustered,
-        s.risky_pairs,
+        plural(s.risky_pairs, "risky pair", "risky pairs"),
         report.threshold
     );
     for c in &report.clusters {

@@ -208,8 +208,8 @@ fn surface_text(s: &mut String, d: &SurfaceDiff) {
     if !d.new_findings.is_empty() || d.resolved_findings > 0 {
         let _ = writeln!(
             s,
-            "  lint: {} new finding(s) in head, {} resolved",
-            d.new_findings.len(),
+            "  lint: {} in head, {} resolved",
+            crate::render::text::plural(d.new_findings.len(), "new finding", "new findings"),
             d.resolved_findings
         );
         for f in d.new_findings.iter().take(10) {

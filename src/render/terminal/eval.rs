@@ -1,5 +1,6 @@
 //! The eval scorecard for people: one block per model, every rate as `k/n = p% [lo–hi]`.
 
+use crate::render::text::plural;
 use std::fmt::Write;
 
 use super::style::Style;
@@ -12,12 +13,12 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
     let cases = &card.suite.cases;
     let _ = writeln!(
         s,
-        "{} · {} tools ({} tokens) · {} cases × {} repeats · seed {} · {}",
+        "{} · {} ({} tokens) · {} × {} · seed {} · {}",
         style.bold(&card.suite.name),
-        card.suite.tools.len(),
+        plural(card.suite.tools.len(), "tool", "tools"),
         card.suite.tool_tokens,
-        cases.len(),
-        card.reproducibility.repeat,
+        plural(cases.len(), "case", "cases"),
+        plural(card.reproducibility.repeat as usize, "repeat", "repeats"),
         card.reproducibility.seed,
         card.reproducibility.permutation
     );

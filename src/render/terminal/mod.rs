@@ -20,5 +20,5 @@ pub use compare::compare;
 pub use coverage::coverage;
 pub use eval::eval;
 pub use lint::{LintView, lint, lint_with};
-pub use scan::scan;
+pub use scan::{scan, scan_width};
 pub use style::Style;

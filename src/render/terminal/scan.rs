@@ -1,6 +1,8 @@
 //! `mf scan` for people: what was found where, tools and skills with their first description
 //! line, and the surface fingerprint.
 
+use crate::render::text::plural;
+use crate::util::term::{DEFAULT_WIDTH, truncate, wrap};
 use std::fmt::Write;
 
 use super::style::Style;
@@ -13,28 +15,29 @@ fn first_line(s: Option<&str>, max: usize) -> String {
         .lines()
         .next()
         .unwrap_or_default();
-    let line = inline(line);
-    if line.chars().count() > max {
-        let cut: String = line.chars().take(max.saturating_sub(1)).collect();
-        format!("{cut}…")
-    } else {
-        line.into_owned()
-    }
+    truncate(&inline(line), max)
 }
 
-/// A scan report for people.
+/// A scan report for people, laid out for [`DEFAULT_WIDTH`] columns.
 pub fn scan(report: &ScanReport, style: Style) -> String {
+    scan_width(report, style, DEFAULT_WIDTH)
+}
+
+/// A scan report for people, laid out for `columns` (see `util::term::width`): each tool's
+/// description is cut to fit its line, and the line under it (where, parameters, tokens)
+/// wraps with its indent kept.
+pub fn scan_width(report: &ScanReport, style: Style, columns: usize) -> String {
     let mut out = String::new();
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "{} {} tools, {} skills, {} configured servers in {} ({} files walked, {} recognized)",
+        "{} {}, {}, {} in {} ({} walked, {} recognized)",
         style.bold("mf scan:"),
-        s.tools,
-        s.skills,
-        s.servers,
+        plural(s.tools, "tool", "tools"),
+        plural(s.skills, "skill", "skills"),
+        plural(s.servers, "configured server", "configured servers"),
         report.root,
-        s.files_walked,
+        plural(s.files_walked, "file", "files"),
         s.files_recognized
     );
     if !report.tools.is_empty() {
@@ -46,34 +49,42 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
             .max()
             .unwrap_or(0)
             .min(40);
+        let indent = " ".repeat(width + 4);
+        let room = columns.saturating_sub(width + 4).max(20);
         for t in &report.tools {
             let params = t.tool.parameter_names();
             let _ = writeln!(
                 out,
-                "  {:<width$}  {}  {}",
+                "  {:<width$}  {}",
                 inline(&t.tool.name),
-                first_line(t.tool.description.as_deref(), 60),
-                style.dim(&format!(
-                    "{} · params: {} · {} tokens",
-                    inline(&t.tool.origin.display()),
-                    if params.is_empty() {
-                        "-".into()
-                    } else {
-                        inline(&params.join(", ")).into_owned()
-                    },
-                    t.tokens.total
-                )),
+                first_line(t.tool.description.as_deref(), room),
+            );
+            let detail = format!(
+                "{} · params: {} · {}",
+                inline(&t.tool.origin.display()),
+                if params.is_empty() {
+                    "-".into()
+                } else {
+                    inline(&params.join(", ")).into_owned()
+                },
+                plural(t.tokens.total, "token", "tokens")
+            );
+            let _ = writeln!(
+                out,
+                "{indent}{}",
+                style.dim(&wrap(&detail, columns.saturating_sub(width + 4), &indent))
             );
         }
     }
     if !report.skills.is_empty() {
         let _ = writeln!(out, "\n{}", style.bold("Skills"));
         for k in &report.skills {
+            let room = columns.saturating_sub(k.name.chars().count() + 4).max(20);
             let _ = writeln!(
                 out,
-                "  {}  {}  {}",
+                "  {}  {}\n    {}",
                 inline(&k.name),
-                first_line(k.description.as_deref(), 60),
+                first_line(k.description.as_deref(), room),
                 style.dim(&inline(&k.origin.display()))
             );
         }
@@ -104,10 +115,10 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
                 None => {
                     let _ = writeln!(
                         out,
-                        "  {}  {}  ok, {} tools",
+                        "  {}  {}  ok, {}",
                         p.server,
                         p.transport.as_str(),
-                        p.tools
+                        plural(p.tools, "tool", "tools")
                     );
                 }
                 Some(e) => {
@@ -126,7 +137,7 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
         let _ = writeln!(
             out,
             "\n{}",
-            style.yellow(&format!("{} warnings", report.warnings.len()))
+            style.yellow(&plural(report.warnings.len(), "warning", "warnings"))
         );
         for w in report.warnings.iter().take(20) {
             let at = w
