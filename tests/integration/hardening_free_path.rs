@@ -294,10 +294,15 @@ fn mcp_config_secrets_are_redacted() {
 fn bom_at_the_start_of_json_and_yaml_is_accepted() {
     let dir = tempfile::tempdir().expect("tmp");
     std::fs::write(dir.path().join("tools.json"), format!("\u{feff}{TOOLS}")).expect("write");
-    let out = mf_within(dir.path(), &["lint", "tools.json"], Duration::from_secs(60));
+    let out = mf_within(
+        dir.path(),
+        &["lint", "tools.json", "--format", "json"],
+        Duration::from_secs(60),
+    );
     let all = text(&out);
     assert!(out.status.success(), "{all}");
-    assert!(all.contains("get_order"), "{all}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["summary"]["tools"], 1, "the BOM-prefixed surface was read: {all}");
     std::fs::write(
         dir.path().join("tasks.yaml"),
         "\u{feff}version: 1\ntasks:\n  - id: a\n    prompt: where is order 7\n    expected: get_order\n",
