@@ -11,6 +11,7 @@ mod check_coverage_cli;
 mod ci_gate;
 mod ci_github;
 mod ci_templates;
+mod cli_conventions;
 mod cluster_cap;
 mod cluster_servers;
 mod compare_calibration;

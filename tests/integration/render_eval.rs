@@ -779,6 +779,14 @@ fn badges_say_accuracy_verdict_and_status() {
     assert_eq!(json(&d[1].1)["message"], "regressed");
     assert_eq!(json(&d[2].1)["message"], "fail · 56% (±14)");
     assert_eq!(json(&d[3].1)["message"], "fail (free checks)");
+    // A passing ci run is green whatever its accuracy: the colour agrees with the word.
+    let mut passed = ci_doc();
+    passed.status = CiStatus::Pass;
+    let b = json(&Document::Ci(Box::new(passed)));
+    assert_eq!(
+        (b["message"].as_str(), b["color"].as_str()),
+        (Some("pass · 56% (±14)"), Some("brightgreen"))
+    );
     let mut good = base();
     good.status = mf::report::scorecard::Status::Pass;
     let b = json(&Document::Scorecard(Box::new(good)));

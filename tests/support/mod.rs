@@ -90,6 +90,7 @@ pub fn fake_mcp_server() -> String {
 /// which needs Node.js and npm). When they are not, the live tests skip with a message saying
 /// how to install them — unless `MF_REQUIRE_TEST_SERVERS` is set (`.ci/run` sets it), which
 /// makes their absence a failure.
+#[allow(clippy::print_stderr)]
 pub fn test_servers_installed() -> bool {
     let dir = root().join("target/test-servers/node_modules/@modelcontextprotocol");
     let installed = ["server-filesystem", "server-memory", "server-everything"]
@@ -102,7 +103,6 @@ pub fn test_servers_installed() -> bool {
              {}: run scripts/install-test-servers.sh (needs Node.js and npm)",
             dir.display()
         );
-        #[allow(clippy::print_stderr)]
         eprintln!(
             "skipped: the reference MCP servers are not installed (run \
              scripts/install-test-servers.sh, which needs Node.js and npm; \
