@@ -132,11 +132,16 @@ fn finish(
 
 /// Every id used more than once, with the lines of its uses, in one error.
 fn check_unique_ids(suite: &Suite, display: &str) -> Result<(), SuiteError> {
+    // First-use order, found through a map: linear in the number of cases.
     let mut uses: Vec<(&str, Vec<Option<u32>>)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for case in &suite.cases {
-        match uses.iter_mut().find(|(id, _)| *id == case.id) {
-            Some((_, lines)) => lines.push(case.line),
-            None => uses.push((&case.id, vec![case.line])),
+        match index.get(case.id.as_str()) {
+            Some(&i) => uses[i].1.push(case.line),
+            None => {
+                index.insert(&case.id, uses.len());
+                uses.push((&case.id, vec![case.line]));
+            }
         }
     }
     let repeated: Vec<String> = uses
