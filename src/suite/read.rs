@@ -55,6 +55,21 @@ pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
     }
 }
 
+/// [`read_suite_any`] on text already read: YAML when `yaml`, else JSON; `name` names a task
+/// set. For the fuzz targets and embedding.
+pub fn read_suite_text(
+    text: &str,
+    display: &str,
+    name: &str,
+    yaml: bool,
+) -> Result<Suite, SuiteError> {
+    if yaml {
+        parse_yaml_any(text, display, name)
+    } else {
+        parse_json_any(text, display, name)
+    }
+}
+
 fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
