@@ -431,3 +431,36 @@ fn defect14_coverage_is_linear_in_cases_pretty_and_minified() {
         assert!(took < Duration::from_secs(30), "{name}: {took:?}");
     }
 }
+
+// Defect 14: a huge description made `mf lint` allocate a String per character trigram.
+#[test]
+fn defect14_lint_of_a_huge_description_is_bounded() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let words = [
+        "alpha",
+        "search",
+        "ticket",
+        "refund",
+        "Ignore",
+        "previous",
+        "<important>",
+    ];
+    let desc: Vec<&str> = (0..600_000)
+        .map(|i| words[(i * 7 + i / 3) % words.len()])
+        .collect();
+    let tools = json!({"tools": [
+        {"name": "big_tool", "description": desc.join(" "), "inputSchema": {"type": "object"}},
+        {"name": "get_ticket", "description": "Fetch a ticket by id.", "inputSchema": {"type": "object"}}
+    ]});
+    std::fs::write(dir.path().join("tools.json"), tools.to_string()).expect("write");
+    let start = std::time::Instant::now();
+    let out = mf_in(dir.path())
+        .args(["lint", "tools.json", "--format", "json"])
+        .output()
+        .expect("run");
+    let took = start.elapsed();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["summary"]["tools"], 2, "{}", show(&out));
+    // ~4 MiB: about 3 s in a debug build.
+    assert!(took < Duration::from_secs(40), "{took:?}");
+}
