@@ -13,6 +13,7 @@ pub fn coverage(suite: &Suite, tools: &[String]) -> CoverageReport {
     let mut must_not_call = 0;
     let mut reviewed_cases = 0;
     let mut unknown = Vec::new();
+    let offered: std::collections::HashSet<&str> = tools.iter().map(String::as_str).collect();
     for case in &suite.cases {
         if case.reviewed {
             reviewed_cases += 1;
@@ -26,7 +27,7 @@ pub fn coverage(suite: &Suite, tools: &[String]) -> CoverageReport {
                     &mut unreviewed
                 };
                 *map.entry(t.as_str()).or_insert(0) += 1;
-                if case.reviewed && !tools.iter().any(|x| x == t) {
+                if case.reviewed && !offered.contains(t.as_str()) {
                     unknown.push(UnknownExpected {
                         case: case.id.clone(),
                         expected_tool: t.clone(),

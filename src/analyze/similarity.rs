@@ -325,11 +325,21 @@ pub fn lexical_text(tool: &Tool) -> String {
 }
 
 /// The set of character trigrams of `text`, sorted and deduplicated.
+///
+/// Deduplicated while reading (a set of `[char; 3]`): memory follows the distinct trigrams, not
+/// the text's length — a 15 MiB description used to allocate a `String` per position.
 pub fn trigrams(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out: Vec<String> = chars.windows(3).map(|w| w.iter().collect()).collect();
+    let mut seen: std::collections::HashSet<[char; 3]> = std::collections::HashSet::new();
+    let mut chars = text.chars();
+    let (Some(mut a), Some(mut b)) = (chars.next(), chars.next()) else {
+        return Vec::new();
+    };
+    for c in chars {
+        seen.insert([a, b, c]);
+        (a, b) = (b, c);
+    }
+    let mut out: Vec<String> = seen.into_iter().map(|t| t.iter().collect()).collect();
     out.sort_unstable();
-    out.dedup();
     out
 }
 

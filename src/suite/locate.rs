@@ -27,7 +27,10 @@ impl<'a> JsonItems<'a> {
         let count = doc.value.get(key)?.as_array()?.len();
         let ranges = (0..count)
             .map(|i| {
-                let start = byte_offset(text, doc.position(text, &format!("/{key}/{i}")));
+                let pointer = format!("/{key}/{i}");
+                let start = doc
+                    .offset(&pointer)
+                    .unwrap_or_else(|| byte_offset(text, doc.position(text, &pointer)));
                 (start, value_end(text, start))
             })
             .collect();
@@ -69,7 +72,9 @@ impl<'a> JsonItems<'a> {
             .filter_map(|k| {
                 let escaped = k.replace('~', "~0").replace('/', "~1");
                 let pointer = format!("/{}/{index}/{escaped}", self.key);
-                let at = byte_offset(self.text, self.doc.position(self.text, &pointer));
+                let at = self.doc.offset(&pointer).unwrap_or_else(|| {
+                    byte_offset(self.text, self.doc.position(self.text, &pointer))
+                });
                 (at <= offset).then_some((at, k))
             })
             .max_by_key(|(at, _)| *at)
@@ -89,7 +94,7 @@ pub(super) fn json_item_lines(text: &str, key: &str) -> Vec<Option<u32>> {
         .and_then(serde_json::Value::as_array)
         .map_or(0, Vec::len);
     (0..count)
-        .map(|i| Some(doc.position(text, &format!("/{key}/{i}")).line))
+        .map(|i| Some(doc.line(&format!("/{key}/{i}"))))
         .collect()
 }
 

@@ -119,6 +119,21 @@ pub(super) fn read_suite_text(path: &Path, display: &str) -> Result<String, Suit
     Ok(read_text_with(path, display, &policy)?)
 }
 
+/// [`read_suite_any`] on text already read: YAML when `yaml`, else JSON; `name` names a task
+/// set. For the fuzz targets and embedding.
+pub fn read_suite_text(
+    text: &str,
+    display: &str,
+    name: &str,
+    yaml: bool,
+) -> Result<Suite, SuiteError> {
+    if yaml {
+        parse_yaml_any(text, display, name)
+    } else {
+        parse_json_any(text, display, name)
+    }
+}
+
 fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
@@ -221,11 +236,16 @@ fn finish(
 
 /// Every id used more than once, with the lines of its uses, in one error.
 fn check_unique_ids(suite: &Suite, display: &str) -> Result<(), SuiteError> {
+    // First-use order, found through a map: linear in the number of cases.
     let mut uses: Vec<(&str, Vec<Option<u32>>)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for case in &suite.cases {
-        match uses.iter_mut().find(|(id, _)| *id == case.id) {
-            Some((_, lines)) => lines.push(case.line),
-            None => uses.push((&case.id, vec![case.line])),
+        match index.get(case.id.as_str()) {
+            Some(&i) => uses[i].1.push(case.line),
+            None => {
+                index.insert(&case.id, uses.len());
+                uses.push((&case.id, vec![case.line]));
+            }
         }
     }
     let repeated: Vec<String> = uses

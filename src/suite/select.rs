@@ -23,10 +23,12 @@ pub fn select<'a>(suite: &'a Suite, sel: &Selection) -> Result<Vec<&'a Case>, Su
     let ids = split(&sel.ids);
     let only = split(&sel.only);
     let skip = split(&sel.skip);
+    let known: std::collections::HashSet<&str> =
+        suite.cases.iter().map(|c| c.id.as_str()).collect();
     let unknown: Vec<&str> = ids
         .iter()
         .copied()
-        .filter(|id| !suite.cases.iter().any(|c| c.id == *id))
+        .filter(|id| !known.contains(id))
         .collect();
     if !unknown.is_empty() {
         return Err(SuiteError::Selection(unknown_ids(suite, &unknown)));

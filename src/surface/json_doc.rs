@@ -154,6 +154,31 @@ impl JsonDoc {
         })
     }
 
+    /// The byte offset where the node at `pointer` starts, when it exists.
+    pub fn offset(&self, pointer: &str) -> Option<usize> {
+        self.offsets.get(pointer).copied()
+    }
+
+    /// The 1-based line where the node at `pointer` starts (as [`JsonDoc::position`], without
+    /// the column: a binary search, however long the line — a minified file is one line).
+    pub fn line(&self, pointer: &str) -> u32 {
+        let mut p = pointer;
+        loop {
+            if let Some(&off) = self.offsets.get(p) {
+                let off = off.min(self.text_len);
+                let idx = match self.line_starts.binary_search(&off) {
+                    Ok(i) => i,
+                    Err(i) => i.saturating_sub(1),
+                };
+                return to_u32(idx + 1);
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return 1,
+            }
+        }
+    }
+
     /// Where the node at `pointer` (RFC 6901) starts; the nearest existing ancestor if the
     /// pointer names nothing; line 1 column 1 at worst.
     pub fn position(&self, text: &str, pointer: &str) -> Position {

@@ -818,15 +818,40 @@ mod reaper {
     use nix::sys::wait::{WaitPidFlag, waitpid};
     use nix::unistd::Pid;
 
-    /// The stdio servers running now (mf's own children; never swept as orphans).
-    static SERVERS: std::sync::Mutex<BTreeSet<u32>> = std::sync::Mutex::new(BTreeSet::new());
+    /// The variable that marks a server's process tree: each server gets a value of its own,
+    /// which its descendants inherit, so an orphan re-parented to mf is known as the server's
+    /// (and no other child of mf is ever touched).
+    pub const MARK: &str = "MF_STDIO_SESSION";
 
-    /// Note a server mf started.
-    pub fn register(pid: u32) {
+    /// Each running server's pid → its mark.
+    static SERVERS: std::sync::Mutex<BTreeMap<u32, String>> =
+        std::sync::Mutex::new(BTreeMap::new());
+
+    /// A fresh mark value.
+    pub fn new_mark() -> String {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!("{}-{n}-{nanos}", std::process::id())
+    }
+
+    /// Note a server mf started, with its mark.
+    pub fn register(pid: u32, mark: String) {
         SERVERS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(pid);
+            .insert(pid, mark);
+    }
+
+    /// Whether process `pid` carries `mark` in its environment.
+    fn marked(pid: u32, mark: &str) -> bool {
+        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
+            return false;
+        };
+        let want = format!("{MARK}={mark}");
+        env.split(|b| *b == 0).any(|v| v == want.as_bytes())
     }
 
     /// Become a child subreaper, once per process.
@@ -886,19 +911,18 @@ mod reaper {
     /// short while, whatever of it re-parents to mf, with its own descendants; reap them.
     pub fn kill_escaped(server: u32, tree: &BTreeSet<u32>) {
         let me = std::process::id();
-        let servers = {
-            let mut s = SERVERS
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            s.remove(&server);
-            s.clone()
-        };
+        let mark = SERVERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&server);
         let mut doomed: BTreeSet<u32> = tree.clone();
         // Orphans already re-parented to mf (their parent, the server or one of its children,
-        // exited before now): mf's children that are not servers it runs.
-        for (pid, (ppid, _)) in table() {
-            if ppid == me && pid != server && !servers.contains(&pid) {
-                doomed.insert(pid);
+        // exited before now): mf's children carrying this server's mark.
+        if let Some(mark) = &mark {
+            for (pid, (ppid, _)) in table() {
+                if ppid == me && pid != server && marked(pid, mark) {
+                    doomed.insert(pid);
+                }
             }
         }
         for _ in 0..50 {
@@ -986,7 +1010,12 @@ async fn fetch_stdio(
     #[cfg(unix)]
     cmd.process_group(0);
     #[cfg(target_os = "linux")]
-    reaper::become_subreaper();
+    let mark = {
+        reaper::become_subreaper();
+        let mark = reaper::new_mark();
+        cmd.env(reaper::MARK, &mark);
+        mark
+    };
     let spawned = tokio::time::timeout(opts.timeout_start, async { cmd.spawn() })
         .await
         .map_err(|_| timeout(server, Phase::Start, opts.timeout_start))?;
@@ -1004,7 +1033,7 @@ async fn fetch_stdio(
     let mut guard = GroupGuard { pid: child.id() };
     #[cfg(target_os = "linux")]
     if let Some(pid) = child.id() {
-        reaper::register(pid);
+        reaper::register(pid, mark);
     }
     let (Some(stdin), Some(stdout), Some(mut stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())

@@ -77,13 +77,12 @@ pub fn terms(tool: &Tool) -> Vec<String> {
     let words = desc
         .split(|c: char| !c.is_alphanumeric())
         .map(str::to_owned);
-    let mut out: Vec<String> = name_tokens(&tool.name)
+    // A set while reading: memory follows the distinct words, not the description's length.
+    let out: std::collections::BTreeSet<String> = name_tokens(&tool.name)
         .into_iter()
         .chain(words)
         .filter(|w| w.chars().count() > 1 && !STOP_WORDS.contains(&w.as_str()))
         .map(|w| stem(&w))
         .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    out.into_iter().collect()
 }

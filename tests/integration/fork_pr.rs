@@ -389,3 +389,78 @@ fn defect13_a_setsid_grandchild_of_a_stdio_server_does_not_survive_mf() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Defect 14: `mf coverage` was quadratic in the number of cases
+
+#[test]
+fn defect14_coverage_is_linear_in_cases_pretty_and_minified() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let n = 50_000;
+    let tools: Vec<serde_json::Value> = (0..200)
+        .map(|i| {
+            json!({"name": format!("tool_{i}"), "description": format!("Does thing {i}."),
+                        "parameters": {"type": "object"}})
+        })
+        .collect();
+    let cases: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            json!({"id": format!("c{i}"), "input": format!("do {i}"),
+                        "expectedTool": format!("tool_{}", i % 200)})
+        })
+        .collect();
+    let suite = json!({"name": "big", "tools": tools, "cases": cases});
+    for (name, text) in [
+        (
+            "pretty.json",
+            serde_json::to_string_pretty(&suite).expect("json"),
+        ),
+        ("minified.json", suite.to_string()),
+    ] {
+        std::fs::write(dir.path().join(name), text).expect("write");
+        let start = std::time::Instant::now();
+        let out = mf_in(dir.path())
+            .args(["coverage", "--suite", name, "--format", "json"])
+            .output()
+            .expect("run");
+        let took = start.elapsed();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", show(&out));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(report["summary"]["cases"], n);
+        // Quadratic, 5 000 cases took over a minute in a debug build; linear, 50 000 take ~1 s.
+        assert!(took < Duration::from_secs(30), "{name}: {took:?}");
+    }
+}
+
+// Defect 14: a huge description made `mf lint` allocate a String per character trigram.
+#[test]
+fn defect14_lint_of_a_huge_description_is_bounded() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let words = [
+        "alpha",
+        "search",
+        "ticket",
+        "refund",
+        "Ignore",
+        "previous",
+        "<important>",
+    ];
+    let desc: Vec<&str> = (0..600_000)
+        .map(|i| words[(i * 7 + i / 3) % words.len()])
+        .collect();
+    let tools = json!({"tools": [
+        {"name": "big_tool", "description": desc.join(" "), "inputSchema": {"type": "object"}},
+        {"name": "get_ticket", "description": "Fetch a ticket by id.", "inputSchema": {"type": "object"}}
+    ]});
+    std::fs::write(dir.path().join("tools.json"), tools.to_string()).expect("write");
+    let start = std::time::Instant::now();
+    let out = mf_in(dir.path())
+        .args(["lint", "tools.json", "--format", "json"])
+        .output()
+        .expect("run");
+    let took = start.elapsed();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["summary"]["tools"], 2, "{}", show(&out));
+    // ~4 MiB: about 3 s in a debug build.
+    assert!(took < Duration::from_secs(40), "{took:?}");
+}

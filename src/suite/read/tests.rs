@@ -292,3 +292,11 @@ fn yaml_path_prefixes_split_into_case_and_key() {
     );
     assert_eq!(split_yaml_path("models.x: bad", "cases"), None);
 }
+
+#[test]
+fn read_suite_text_reads_yaml_like_read_suite_any() {
+    let yaml = "name: s\ncases:\n  - id: a\n    input: hi\n    expectedTool: null\n";
+    let s = super::read_suite_text(yaml, "mf.suite.yaml", "tasks", true).expect("yaml");
+    assert_eq!(s.cases.len(), 1);
+    assert!(super::read_suite_text("{", "mf.suite.yaml", "tasks", true).is_err());
+}
