@@ -6,6 +6,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = mf::suite::read::read_suite_text(text, "mf.suite.yaml", "tasks", true);
+        let _ = mf::suite::read::parse_suite_text(text, "mf.suite.yaml", "tasks", true);
     }
 });

@@ -119,9 +119,9 @@ pub(super) fn read_suite_text(path: &Path, display: &str) -> Result<String, Suit
     Ok(read_text_with(path, display, &policy)?)
 }
 
-/// [`read_suite_any`] on text already read: YAML when `yaml`, else JSON; `name` names a task
+/// [`read_suite_any`] on text already read (no file involved): YAML when `yaml`, else JSON; `name` names a task
 /// set. For the fuzz targets and embedding.
-pub fn read_suite_text(
+pub fn parse_suite_text(
     text: &str,
     display: &str,
     name: &str,

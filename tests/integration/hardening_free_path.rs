@@ -302,7 +302,10 @@ fn bom_at_the_start_of_json_and_yaml_is_accepted() {
     let all = text(&out);
     assert!(out.status.success(), "{all}");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(report["summary"]["tools"], 1, "the BOM-prefixed surface was read: {all}");
+    assert_eq!(
+        report["summary"]["tools"], 1,
+        "the BOM-prefixed surface was read: {all}"
+    );
     std::fs::write(
         dir.path().join("tasks.yaml"),
         "\u{feff}version: 1\ntasks:\n  - id: a\n    prompt: where is order 7\n    expected: get_order\n",

@@ -294,9 +294,9 @@ fn yaml_path_prefixes_split_into_case_and_key() {
 }
 
 #[test]
-fn read_suite_text_reads_yaml_like_read_suite_any() {
+fn parse_suite_text_reads_yaml_like_read_suite_any() {
     let yaml = "name: s\ncases:\n  - id: a\n    input: hi\n    expectedTool: null\n";
-    let s = super::read_suite_text(yaml, "mf.suite.yaml", "tasks", true).expect("yaml");
+    let s = super::parse_suite_text(yaml, "mf.suite.yaml", "tasks", true).expect("yaml");
     assert_eq!(s.cases.len(), 1);
-    assert!(super::read_suite_text("{", "mf.suite.yaml", "tasks", true).is_err());
+    assert!(super::parse_suite_text("{", "mf.suite.yaml", "tasks", true).is_err());
 }
