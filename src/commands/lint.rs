@@ -89,7 +89,10 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     }
     let text = match args.format {
         LintFormat::Terminal => {
-            let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+            // Cut to the terminal (`$COLUMNS`, else the tty's width); piped output is not cut.
+            let width = (std::env::var_os("COLUMNS").is_some()
+                || std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .then(crate::util::term::width);
             let view = render::terminal::LintView {
                 verbose: args.verbose,
                 width,

@@ -29,10 +29,9 @@ pub fn scan(report: &ScanReport, style: Style) -> String {
 pub fn scan_width(report: &ScanReport, style: Style, columns: usize) -> String {
     let mut out = String::new();
     let s = &report.summary;
-    let _ = writeln!(
-        out,
-        "{} {}, {}, {} in {} ({} walked, {} recognized)",
-        style.bold("mf scan:"),
+    // The summary wraps at the width too (the root can be long), its rest indented.
+    let summary = format!(
+        "mf scan: {}, {}, {} in {} ({} walked, {} recognized)",
         plural(s.tools, "tool", "tools"),
         plural(s.skills, "skill", "skills"),
         plural(s.servers, "configured server", "configured servers"),
@@ -40,6 +39,9 @@ pub fn scan_width(report: &ScanReport, style: Style, columns: usize) -> String {
         plural(s.files_walked, "file", "files"),
         s.files_recognized
     );
+    let summary = wrap(&summary, columns, "  ");
+    let rest = summary.strip_prefix("mf scan:").unwrap_or(&summary);
+    let _ = writeln!(out, "{}{rest}", style.bold("mf scan:"));
     if !report.tools.is_empty() {
         let _ = writeln!(out, "\n{}", style.bold("Tools"));
         let width = report
