@@ -20,7 +20,7 @@ use crate::suite::Suite;
 ///
 /// Named models are repository content: a name like a built-in entry (`openai:…`, `mock`) is
 /// refused, and each named model's key variable is checked against the command line's
-/// [`KeyPolicy`] before anything is sent (see SCHEMA.md, "Threat model of the free path").
+/// [`KeyPolicy`] before anything is sent (see SCHEMA.md, "Limits and threat model of the free path").
 pub fn resolve(
     config: &EvalConfig,
     suite: &Suite,
