@@ -86,3 +86,47 @@ fn cluster_out_appends_to_a_yaml_suite_and_never_calls_it_invalid_json() {
     );
     assert_eq!(fs::read_to_string(&suite).expect("read"), after);
 }
+
+#[test]
+fn junit_stays_well_formed_when_a_tool_name_holds_u_fffe_or_u_ffff() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let tools = serde_json::json!({"tools": [
+        {"name": "bad\u{FFFE}name", "description": "Fetch one record \u{FFFF} by id.",
+         "inputSchema": {"type": "object"}},
+        {"name": "ok", "inputSchema": {"type": "object"}}
+    ]});
+    fs::write(dir.path().join("tools.json"), tools.to_string()).expect("write");
+    let out = mf_in(dir.path())
+        .args([
+            "lint",
+            "tools.json",
+            "--format",
+            "junit",
+            "--fail-on",
+            "never",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", show(&out));
+    let xml = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        !xml.contains('\u{FFFE}') && !xml.contains('\u{FFFF}'),
+        "{xml}"
+    );
+    // A real XML parser reads the whole document.
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let mut testcases = 0;
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e))
+                if e.name().as_ref() == b"testcase" =>
+            {
+                testcases += 1;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("not well-formed: {e}\n{xml}"),
+        }
+    }
+    assert!(testcases > 0, "{xml}");
+}

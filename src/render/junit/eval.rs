@@ -218,9 +218,9 @@ fn model_suite(card: &Scorecard, model: &ModelResult) -> TestSuite {
 fn to_xml(report: &Report) -> String {
     // quick-junit fails only when its writer fails; this one writes to memory. Should it ever
     // fail, the document says so instead of being silently empty.
-    report.to_string().unwrap_or_else(|e| {
+    super::xml_safe(report.to_string().unwrap_or_else(|e| {
         format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- mf: JUnit output failed: {e} -->\n<testsuites/>\n")
-    })
+    }))
 }
 
 /// A scorecard as JUnit XML: one testsuite per model, one testcase per case.

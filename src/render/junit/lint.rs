@@ -107,5 +107,5 @@ pub(crate) fn lint_suite(report: &LintReport, fail_on: Option<Severity>) -> Test
 pub fn lint(report: &LintReport, fail_on: Option<Severity>) -> Result<String, SerializeError> {
     let mut junit = Report::new("mf");
     junit.add_test_suite(lint_suite(report, fail_on));
-    junit.to_string()
+    junit.to_string().map(super::xml_safe)
 }
