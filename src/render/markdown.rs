@@ -12,16 +12,27 @@ use crate::report::lint::{Finding, LintReport, Severity};
 pub const MAX_ROWS: usize = 50;
 
 /// Text made safe for a GFM table cell: HTML special characters escaped, `|` escaped, line
-/// breaks as `<br>`.
+/// breaks as `<br>`. Outside code spans, the text is also kept from being live markdown —
+/// quoted tool descriptions come from the pull request: `@user` (a mention that pings),
+/// `[text](url)` (a link that hides where it goes), `*`/`~` emphasis and `\` escapes are
+/// shown as written. Code spans (between backticks) are left as they are.
 pub(crate) fn cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
+    let mut in_code = false;
     while let Some(c) = chars.next() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '|' => out.push_str("\\|"),
+            // A backtick opens a code span only when another one closes it; a lone one is
+            // literal text (GFM renders it so), and what follows it stays escaped.
+            '`' if in_code || chars.clone().any(|n| n == '`') => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            '`' => out.push_str("\\`"),
             '\r' => {
                 if chars.peek() == Some(&'\n') {
                     chars.next();
@@ -29,6 +40,15 @@ pub(crate) fn cell(text: &str) -> String {
                 out.push_str("<br>");
             }
             '\n' => out.push_str("<br>"),
+            '@' if !in_code => out.push_str("&#64;"),
+            // A link or an image needs `](`: escaping that `]` leaves `[x](y)` as plain text
+            // while interval brackets (`[41.2–69.1]`) stay as they are. (`_` inside a word
+            // never emphasises in GFM, and names are full of it.)
+            ']' if !in_code && chars.peek() == Some(&'(') => out.push_str("\\]"),
+            '*' | '~' | '\\' if !in_code => {
+                out.push('\\');
+                out.push(c);
+            }
             _ => out.push(c),
         }
     }
@@ -280,4 +300,22 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn quoted_text_cannot_ping_link_or_format_but_code_spans_stay_as_written() {
+        assert_eq!(
+            cell("Ask @octocat, see [docs](https://evil.example) *now*"),
+            "Ask &#64;octocat, see [docs\\](https://evil.example) \\*now\\*"
+        );
+        assert_eq!(cell("`read_file` uses `@x`"), "`read_file` uses `@x`");
+        // A lone backtick opens nothing: what follows it is escaped as usual.
+        assert_eq!(cell("a ` @b [c](d)"), "a \\` &#64;b [c\\](d)");
+        assert_eq!(cell("55.6% [41.2–69.1]"), "55.6% [41.2–69.1]");
+        assert_eq!(cell("a|b\nc"), "a\\|b<br>c");
+    }
 }

@@ -130,3 +130,32 @@ fn junit_stays_well_formed_when_a_tool_name_holds_u_fffe_or_u_ffff() {
     }
     assert!(testcases > 0, "{xml}");
 }
+
+#[test]
+fn quoted_descriptions_cannot_ping_or_link_in_markdown() {
+    // A real lint report whose finding messages quote pull-request text (as a description
+    // quote would), rendered to the markdown the job summary and the comment use.
+    let out = crate::support::mf()
+        .args([
+            "lint",
+            &crate::support::server_arg("memory"),
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let findings = v["findings"].as_array_mut().expect("findings");
+    assert!(!findings.is_empty());
+    for f in findings.iter_mut() {
+        f["severity"] = "warn".into();
+        f["message"] =
+            "says: \"Ask @octocat first, then see [the docs](https://evil.example/x)\"".into();
+    }
+    let report: mf::report::lint::LintReport = serde_json::from_value(v).expect("a lint report");
+    let md = mf::render::markdown::lint(&report);
+    assert!(md.contains("octocat"), "the quote is shown: {md}");
+    assert!(!md.contains("@octocat"), "a live mention: {md}");
+    assert!(!md.contains("docs](https://evil"), "a live link: {md}");
+    assert!(md.contains("docs\\](https://evil"), "the link is shown as text: {md}");
+}
