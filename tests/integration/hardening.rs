@@ -157,5 +157,8 @@ fn quoted_descriptions_cannot_ping_or_link_in_markdown() {
     assert!(md.contains("octocat"), "the quote is shown: {md}");
     assert!(!md.contains("@octocat"), "a live mention: {md}");
     assert!(!md.contains("docs](https://evil"), "a live link: {md}");
-    assert!(md.contains("docs\\](https://evil"), "the link is shown as text: {md}");
+    assert!(
+        md.contains("docs\\](https://evil"),
+        "the link is shown as text: {md}"
+    );
 }
