@@ -825,32 +825,9 @@ fn dot(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
     s.clamp(0.0, 1.0)
 }
 
+/// Parameter-shape similarity: the structural overlap with a lighter smoothing (2).
 fn shape(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
-    let (mut i, mut j, mut min, mut max) = (0, 0, 0.0, 0.0);
-    while i < a.len() || j < b.len() {
-        match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if x.0 == y.0 => {
-                min += x.1.min(y.1);
-                max += x.1.max(y.1);
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(y)) if x.0 < y.0 => {
-                max += x.1;
-                i += 1;
-            }
-            (Some(x), None) => {
-                max += x.1;
-                i += 1;
-            }
-            (_, Some(y)) => {
-                max += y.1;
-                j += 1;
-            }
-            (None, None) => break,
-        }
-    }
-    if min > 0.0 { min / (max + 2.0) } else { 0.0 }
+    super::similarity::weighted_overlap(a, b, 2.0)
 }
 
 fn fnv(s: &str) -> u64 {

@@ -641,6 +641,12 @@ fn merge_count(a: &[u32], b: &[u32]) -> usize {
 }
 
 fn structural_score(a: &WeightedSet, b: &WeightedSet) -> f64 {
+    weighted_overlap(a, b, STRUCTURAL_SMOOTHING)
+}
+
+/// Σmin / (Σmax + `smoothing`) over two weighted sets sorted by key (0 when they share no
+/// key): the structural measure here, and the parameter-shape measure of the pair scorer.
+pub(super) fn weighted_overlap(a: &[(u32, f64)], b: &[(u32, f64)], smoothing: f64) -> f64 {
     let (mut i, mut j, mut min, mut max) = (0, 0, 0.0, 0.0);
     while i < a.len() || j < b.len() {
         match (a.get(i), b.get(j)) {
@@ -666,7 +672,7 @@ fn structural_score(a: &WeightedSet, b: &WeightedSet) -> f64 {
         }
     }
     if min > 0.0 {
-        min / (max + STRUCTURAL_SMOOTHING)
+        min / (max + smoothing)
     } else {
         0.0
     }
