@@ -35,6 +35,14 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
     };
     ci::publish::publish(&config, &ctx, &mut run.report, &mut reporter)?;
     let report = &run.report;
+    // Like every other command: a `wrote FILE` line on stderr for each file written.
+    let f = &report.files;
+    for path in [&f.json, &f.junit, &f.sarif, &f.html, &f.badge]
+        .into_iter()
+        .flatten()
+    {
+        super::note(&format!("wrote {path}"));
+    }
     if ctx.in_actions {
         let new_in_head: BTreeSet<String> = report
             .surface

@@ -148,3 +148,38 @@ fn mf_toml_is_found_above_the_current_folder_up_to_the_repository_root() {
     let out = eval(&outside);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
 }
+
+#[test]
+fn mf_ci_says_wrote_for_every_report_it_writes() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::copy(
+        crate::support::server("memory"),
+        dir.path().join("tools.json"),
+    )
+    .expect("copy");
+    let mut cmd = crate::support::mf_in(dir.path());
+    for k in crate::support::machine_ci_vars() {
+        cmd.env_remove(k);
+    }
+    let out = cmd
+        .args([
+            "ci",
+            ".",
+            "--comment",
+            "off",
+            "--json-out",
+            "ci.json",
+            "--sarif",
+            "ci.sarif",
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    for f in ["ci.json", "ci.sarif"] {
+        assert!(dir.path().join(f).is_file(), "{f} not written: {err}");
+        assert!(
+            err.lines().any(|l| l == format!("wrote {f}")),
+            "no `wrote {f}`: {err}"
+        );
+    }
+}
