@@ -64,20 +64,11 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
 /// Anything at `mf.suite.json` that is not readably a draft — not UTF-8, not JSON, a symlink,
 /// a folder — is treated as the author's: only a missing file is written over.
 fn suite_target(dir: &Path) -> std::path::PathBuf {
+    use crate::suite::discover::{SuiteFile, suite_file};
     let main = dir.join("mf.suite.json");
-    if std::fs::symlink_metadata(&main).is_err() {
-        return main;
-    }
-    let is_draft = std::fs::symlink_metadata(&main).is_ok_and(|m| m.is_file())
-        && std::fs::read_to_string(&main)
-            .ok()
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-            .and_then(|v| v.get("draft").and_then(serde_json::Value::as_bool))
-            == Some(true);
-    if is_draft {
-        main
-    } else {
-        dir.join("mf.suite.draft.json")
+    match suite_file(&main) {
+        SuiteFile::Missing | SuiteFile::Draft => main,
+        SuiteFile::Unreadable | SuiteFile::Authored => dir.join("mf.suite.draft.json"),
     }
 }
 

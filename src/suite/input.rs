@@ -70,7 +70,8 @@ pub fn resolve(req: &SurfaceRequest) -> Result<Resolved, ResolveError> {
                 label,
                 warnings,
             };
-        } else if is_owned_suite(default_suite) {
+        } else if super::discover::suite_file(default_suite) == super::discover::SuiteFile::Authored
+        {
             out.suite = Some(read_suite(default_suite, "mf.suite.json")?);
             surface_input::load_path(default_suite, &mut default)?;
             default.label = "mf.suite.json".to_owned();
@@ -85,20 +86,6 @@ pub fn resolve(req: &SurfaceRequest) -> Result<Resolved, ResolveError> {
     out.label = default.label;
     out.warnings = default.warnings;
     Ok(out)
-}
-
-/// A hand-written JSON suite (readable, not `draft: true`).
-fn is_owned_suite(path: &Path) -> bool {
-    // Through the safe-open: a FIFO or a device named mf.suite.json must not hang or flood.
-    formats::read_repo_text(
-        path,
-        "mf.suite.json",
-        Path::new(""),
-        formats::MAX_FILE_BYTES,
-    )
-    .ok()
-    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    .is_some_and(|v| v.get("draft").and_then(serde_json::Value::as_bool) != Some(true))
 }
 
 /// A suite's own `tools[]` through the surface loader (refs followed, shapes checked). JSON
