@@ -13,11 +13,13 @@ pub mod config;
 pub mod dry_run;
 mod error;
 pub mod evaluate;
+pub mod merge;
 pub mod models;
 pub mod plan;
 pub mod power;
 pub mod run;
 pub mod score;
+pub mod shard;
 mod scorecard;
 
 pub use config::{EvalConfig, EvalGates};
