@@ -78,7 +78,11 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
         if card.status != Status::Pass {
             super::note(&format!(
                 "note: this part's own status is {}; the gates are judged by `mf merge` on all parts",
-                if card.status == Status::Fail { "fail" } else { "unhealthy" }
+                if card.status == Status::Fail {
+                    "fail"
+                } else {
+                    "unhealthy"
+                }
             ));
         }
         return Ok(Exit::Ok);

@@ -22,7 +22,11 @@ pub(super) fn run(args: &MergeArgs, style: Style) -> Result<Exit, Error> {
     }
     let card = merge::merge(parts, args.allow_partial)?;
     if let Some(p) = &card.partial {
-        let missing: Vec<String> = p.missing.iter().map(|k| format!("{k}/{}", p.count)).collect();
+        let missing: Vec<String> = p
+            .missing
+            .iter()
+            .map(|k| format!("{k}/{}", p.count))
+            .collect();
         super::note(&format!(
             "warning: partial: shards {} missing ({} trials); the figures cover only the parts given",
             missing.join(", "),

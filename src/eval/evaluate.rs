@@ -286,7 +286,8 @@ pub fn evaluate(
     let planned = match config.shard {
         None => planned,
         Some(shard) => {
-            let assignment = shard::assign(models.len(), &prompt_tokens, config.repeat, shard.count);
+            let assignment =
+                shard::assign(models.len(), &prompt_tokens, config.repeat, shard.count);
             let whole = planned.len();
             let mine: Vec<_> = planned
                 .into_iter()

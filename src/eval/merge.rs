@@ -95,7 +95,11 @@ fn plan_differences(a: &Scorecard, b: &Scorecard) -> Vec<&'static str> {
 fn gates_of(card: &Scorecard) -> EvalGates {
     let mut g = EvalGates::default();
     let first = card.models.first().map(|m| m.label.as_str());
-    for gate in card.gates.iter().filter(|g| Some(g.model.as_str()) == first) {
+    for gate in card
+        .gates
+        .iter()
+        .filter(|g| Some(g.model.as_str()) == first)
+    {
         match gate.name.as_str() {
             "max-error-rate" => g.max_error_rate = gate.threshold,
             "min-scored" => g.min_scored = gate.threshold as u64,
@@ -289,8 +293,16 @@ fn join(parts: &[Part], missing: Vec<u32>, missing_trials: u64) -> Scorecard {
     card.status = status(&gates, &card.models);
     card.gates = gates;
     card.timing = Timing {
-        wall_ms: parts.iter().map(|p| p.card.timing.wall_ms).max().unwrap_or(0),
-        run_ms: parts.iter().map(|p| p.card.timing.run_ms).max().unwrap_or(0),
+        wall_ms: parts
+            .iter()
+            .map(|p| p.card.timing.wall_ms)
+            .max()
+            .unwrap_or(0),
+        run_ms: parts
+            .iter()
+            .map(|p| p.card.timing.run_ms)
+            .max()
+            .unwrap_or(0),
         parts: parts
             .iter()
             .map(|p| PartTiming {

@@ -19,8 +19,8 @@ pub mod plan;
 pub mod power;
 pub mod run;
 pub mod score;
-pub mod shard;
 mod scorecard;
+pub mod shard;
 
 pub use config::{EvalConfig, EvalGates};
 pub use error::EvalError;

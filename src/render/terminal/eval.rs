@@ -37,7 +37,11 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         );
     }
     if let Some(p) = &card.partial {
-        let missing: Vec<String> = p.missing.iter().map(|k| format!("{k}/{}", p.count)).collect();
+        let missing: Vec<String> = p
+            .missing
+            .iter()
+            .map(|k| format!("{k}/{}", p.count))
+            .collect();
         let _ = writeln!(
             s,
             "{}",
