@@ -223,7 +223,10 @@ mod tests {
         }
         let total: u64 = load.iter().sum();
         assert_eq!(total, tokens.iter().sum::<u64>() * 5 * 3);
-        let (lo, hi) = (load.iter().min().unwrap(), load.iter().max().unwrap());
+        let (lo, hi) = (
+            load.iter().min().expect("3 shards"),
+            load.iter().max().expect("3 shards"),
+        );
         // LPT is within 4/3 of optimal; here the biggest unit (4,500) bounds the spread.
         assert!(hi - lo <= 4500, "{load:?}");
         // Deterministic.

@@ -304,6 +304,29 @@ async fn each_shard_checks_the_whole_plans_budget_and_different_plans_do_not_mer
             .is_empty()
     );
 
+    // The dry run shows how the plan splits and sends nothing.
+    let out = eval(dir, &uri, "cache", &["--shard", "2/3", "--dry-run"]);
+    assert!(out.status.success(), "{}", show(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("shards (mf-shard-v1"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let sizes: Vec<u64> = line
+        .split(" trials (")
+        .filter_map(|chunk| chunk.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(sizes.len(), 3, "{line}");
+    assert_eq!(sizes.iter().sum::<u64>(), 90, "{line}");
+    assert!(line.contains("sends shard 2/3 only"), "{line}");
+    assert!(
+        server
+            .received_requests()
+            .await
+            .expect("recording")
+            .is_empty()
+    );
+
     // Parts of two plans (another seed) are refused, naming both files.
     for (k, seed) in [(1, "0"), (2, "7")] {
         let out = eval(
