@@ -1002,6 +1002,31 @@ async fn a_matrix_of_three_shards_merges_into_one_comment() {
     assert!(merged["compare"]["eval"].is_object());
     assert_eq!(merged["compare"]["eval"], single["compare"]["eval"]);
 
+    // No part at all (the shard jobs had no key): a free run that says why.
+    let empty = repo.gh.join("no-parts");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let out = repo
+        .ci(
+            &api,
+            "pull_request",
+            &event,
+            &[
+                "--merge",
+                empty.to_str().expect("utf-8"),
+                "--comment",
+                "off",
+            ],
+        )
+        .await;
+    assert_ne!(out.status.code(), Some(1), "{}", show(&out));
+    let o = outputs(&repo.output());
+    assert_eq!(o["mode"], "free");
+    assert!(
+        o["free-reason"].contains("no eval parts"),
+        "{}",
+        o["free-reason"]
+    );
+
     // A shard's artifact missing: refused, naming it; no comment is touched.
     std::fs::remove_dir_all(artifacts.join("mf-parts-2")).expect("rm");
     let before = requests(&server).await.len();
