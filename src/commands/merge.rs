@@ -22,15 +22,9 @@ pub(super) fn run(args: &MergeArgs, style: Style) -> Result<Exit, Error> {
     }
     let card = merge::merge(parts, args.allow_partial)?;
     if let Some(p) = &card.partial {
-        let missing: Vec<String> = p
-            .missing
-            .iter()
-            .map(|k| format!("{k}/{}", p.count))
-            .collect();
         super::note(&format!(
-            "warning: partial: shards {} missing ({} trials); the figures cover only the parts given",
-            missing.join(", "),
-            p.missing_trials
+            "warning: {}",
+            crate::render::text::partial_phrase(p)
         ));
     }
     if let Some(path) = &args.json_out {

@@ -218,6 +218,7 @@ async fn three_shards_merged_equal_one_run_with_the_same_requests() {
             "--format",
             "json",
         ])
+        .args(["--json-out", "partial.json"])
         .output()
         .expect("runs");
     let card: Value = serde_json::from_slice(&partial.stdout).expect("json");
@@ -233,6 +234,25 @@ async fn three_shards_merged_equal_one_run_with_the_same_requests() {
         .map(|m| m["trials"].as_array().expect("trials").len())
         .sum();
     assert_eq!(held, sizes[0] + sizes[1]);
+
+    // Every rendering says what a part or a partial merge covers.
+    for (file, says) in [
+        ("part-1.json", "part: shard 1/3"),
+        ("partial.json", "partial: shard 3/3 missing ("),
+    ] {
+        for format in ["markdown", "terminal", "html"] {
+            let out = mf_in(dir)
+                .args(["report", file, "--format", format])
+                .output()
+                .expect("runs");
+            assert!(out.status.success(), "{}", show(&out));
+            // (HTML escapes the slash.)
+            let text = String::from_utf8_lossy(&out.stdout)
+                .to_lowercase()
+                .replace("&#x2f;", "/");
+            assert!(text.contains(says), "{file} {format}: {text}");
+        }
+    }
 
     // A shard twice: refused.
     let dup = mf_in(dir)
@@ -355,6 +375,40 @@ async fn each_shard_checks_the_whole_plans_budget_and_different_plans_do_not_mer
         "{err}"
     );
     assert!(err.contains("seed"), "names what differs: {err}");
+
+    // A part whose settings were edited no longer matches its fingerprint.
+    let mut part = read(&dir.join("p1.json"));
+    part["reproducibility"]["repeat"] = json!(2);
+    std::fs::write(dir.join("edited-settings.json"), part.to_string()).expect("write");
+    let out = mf_in(dir)
+        .args(["merge", "edited-settings.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("does not match its content"),
+        "{}",
+        show(&out)
+    );
+
+    // Parts of one plan split two ways do not mix.
+    let out = eval(
+        dir,
+        &uri,
+        "cache",
+        &["--shard", "2/3", "--json-out", "p2of3.json"],
+    );
+    assert!(out.status.success(), "{}", show(&out));
+    let out = mf_in(dir)
+        .args(["merge", "p1.json", "p2of3.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("same --shard K/N split"),
+        "{}",
+        show(&out)
+    );
 
     // An edited part (a trial dropped) is refused.
     let mut part = read(&dir.join("p1.json"));

@@ -23,34 +23,10 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         card.reproducibility.permutation
     );
     if let Some(shard) = &card.shard {
-        let _ = writeln!(
-            s,
-            "{}",
-            style.dim(&format!(
-                "part: shard {}/{} of plan {} ({} trials); its figures cover this shard only — \
-                 `mf merge` joins the parts and judges the gates",
-                shard.index,
-                shard.count,
-                shard.plan.get(..19).unwrap_or(&shard.plan),
-                shard.trials.len()
-            ))
-        );
+        let _ = writeln!(s, "{}", style.dim(&crate::render::text::part_phrase(shard)));
     }
     if let Some(p) = &card.partial {
-        let missing: Vec<String> = p
-            .missing
-            .iter()
-            .map(|k| format!("{k}/{}", p.count))
-            .collect();
-        let _ = writeln!(
-            s,
-            "{}",
-            style.bold(&format!(
-                "partial: shards {} missing ({} trials); these figures cover the merged shards only",
-                missing.join(", "),
-                p.missing_trials
-            ))
-        );
+        let _ = writeln!(s, "{}", style.bold(&crate::render::text::partial_phrase(p)));
     }
     for m in &card.models {
         let x = &m.metrics;
