@@ -205,11 +205,37 @@ pub fn run(
 pub fn merged(
     config: &CiConfig,
     dir: &Path,
+    head: &Head,
     notes: &mut Vec<String>,
 ) -> Result<Option<EvalPart>, CiError> {
     let Some(merged) = super::shard::merged(dir)? else {
         return Ok(None);
     };
+    // Parts of another commit (a stale artifact) would judge the wrong change: the tools the
+    // head parts offered must be this checkout's.
+    let offered: Vec<_> = head
+        .surface
+        .tools
+        .iter()
+        .filter(|t| merged.head.suite.tools.contains(&t.name))
+        .cloned()
+        .collect();
+    let here = surface_fingerprint(&Surface {
+        tools: offered,
+        skills: Vec::new(),
+    });
+    if here != merged.head.suite.fingerprint {
+        return Err(CiError::Merge(crate::eval::merge::MergeError(vec![
+            format!(
+                "the head parts in {} were evaluated on other tools than {} holds here (surface \
+             {} vs {here}): stale artifacts from another commit? Download the parts of this \
+             run's shard jobs",
+                dir.display(),
+                head.label,
+                merged.head.suite.fingerprint
+            ),
+        ])));
+    }
     notes.push(merged.note);
     let mut part = EvalPart {
         base: merged.base,

@@ -167,7 +167,7 @@ pub fn run(
     if free_reason.is_none()
         && let Some(dir) = &config.merge
     {
-        match eval::merged(config, dir, &mut notes)? {
+        match eval::merged(config, dir, &head, &mut notes)? {
             Some(p) => part = p,
             None => {
                 free_reason = Some(format!(

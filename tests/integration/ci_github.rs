@@ -882,7 +882,7 @@ fn without_timing(mut card: Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_matrix_of_three_shards_merges_into_one_comment() {
-    let repo = Repo::new(head_with_renamed_refund_tool);
+    let mut repo = Repo::new(head_with_renamed_refund_tool);
     let event = repo.pull_request_event(false);
     let server = MockServer::start().await;
     let api = server.uri();
@@ -936,28 +936,15 @@ async fn a_matrix_of_three_shards_merges_into_one_comment() {
 
     // The final job: merge, compare, one comment; the regression fails the gate.
     let json_out = repo.gh.join("merged-ci.json");
-    let merge = |extra: &'static [&'static str]| {
-        let (api, event, artifacts, json_out) = (
-            api.clone(),
-            event.clone(),
-            artifacts.clone(),
-            json_out.clone(),
-        );
-        let repo = &repo;
-        async move {
-            let mut args = vec![
-                "--merge".to_owned(),
-                artifacts.to_string_lossy().into_owned(),
-                "--json-out".to_owned(),
-                json_out.to_string_lossy().into_owned(),
-                "--fail-on-regression".to_owned(),
-            ];
-            args.extend(extra.iter().map(|s| (*s).to_owned()));
-            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-            repo.ci(&api, "pull_request", &event, &refs).await
-        }
-    };
-    let out = merge(&[]).await;
+    let merge_args = [
+        "--merge".to_owned(),
+        artifacts.to_string_lossy().into_owned(),
+        "--json-out".to_owned(),
+        json_out.to_string_lossy().into_owned(),
+        "--fail-on-regression".to_owned(),
+    ];
+    let merge_args: Vec<&str> = merge_args.iter().map(String::as_str).collect();
+    let out = repo.ci(&api, "pull_request", &event, &merge_args).await;
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     let reqs = requests(&server).await;
     assert_eq!(count(&reqs, "POST"), 1, "one comment for the whole matrix");
@@ -1027,10 +1014,22 @@ async fn a_matrix_of_three_shards_merges_into_one_comment() {
         o["free-reason"]
     );
 
+    // Parts of an older commit (stale artifacts) do not judge a new push.
+    repo.push(|dir| {
+        edit_tools(dir, |tools| {
+            tools[0]["description"] = json!("Search tickets, now with a different description.");
+        });
+    });
+    let before = requests(&server).await.len();
+    let out = repo.ci(&api, "pull_request", &event, &merge_args).await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(stderr(&out).contains("stale artifacts"), "{}", stderr(&out));
+    assert_eq!(requests(&server).await.len(), before);
+
     // A shard's artifact missing: refused, naming it; no comment is touched.
     std::fs::remove_dir_all(artifacts.join("mf-parts-2")).expect("rm");
     let before = requests(&server).await.len();
-    let out = merge(&[]).await;
+    let out = repo.ci(&api, "pull_request", &event, &merge_args).await;
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     assert!(stderr(&out).contains("2/3"), "{}", stderr(&out));
     assert_eq!(requests(&server).await.len(), before);
