@@ -55,6 +55,9 @@ pub enum Error {
     /// An eval could not run.
     #[error(transparent)]
     Eval(Box<EvalError>),
+    /// Scorecard parts could not be merged.
+    #[error(transparent)]
+    Merge(#[from] crate::eval::merge::MergeError),
     /// `mf ci` could not run.
     #[error(transparent)]
     Ci(Box<CiError>),

@@ -16,7 +16,8 @@ use crate::suite::Selection;
 #[command(after_help = "Examples:
   mf eval --models lexical                         the default suite, offline, no key
   mf eval --suite mf.suite.yaml --models openai:gpt-4.1-mini --dry-run
-  mf eval --models openai:gpt-4.1-mini --json-out scorecard.json")]
+  mf eval --models openai:gpt-4.1-mini --json-out scorecard.json
+  mf eval --models openai:gpt-4.1-mini --shard 2/3 --json-out part-2.json")]
 pub struct EvalArgs {
     /// The tools to offer (files, folders to scan, http(s):// MCP endpoints). Default: the
     /// suite's `tools[]`, or the task set's `surface`.
@@ -117,6 +118,11 @@ pub struct EvalArgs {
         help_heading = "Plan and budget"
     )]
     pub seed: u64,
+    /// Run only shard K of N of the plan (e.g. `2/3`, one per CI job) and write a part that
+    /// `mf merge` joins with the others into the scorecard one run would write. Every (model,
+    /// case) goes to one shard, balanced by cost; the budgets are checked for the whole plan.
+    #[arg(long, value_name = "K/N", help_heading = "Plan and budget")]
+    pub shard: Option<crate::eval::shard::Shard>,
     /// Most paid trials a run may send (hard cap 1000). Offline models are not counted.
     #[arg(
         long,
@@ -248,6 +254,7 @@ impl EvalArgs {
                 max_error_rate: self.max_error_rate,
                 min_scored: self.min_scored,
             },
+            shard: self.shard,
         };
         config.validate()?;
         Ok(config)

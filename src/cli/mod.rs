@@ -9,6 +9,7 @@ pub mod coverage;
 pub mod eval;
 pub mod input;
 pub mod lint;
+pub mod merge;
 pub mod report;
 pub mod scan;
 pub mod target;
@@ -96,6 +97,8 @@ pub enum Command {
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),
+    /// Join the parts of a sharded eval (`mf eval --shard K/N`) into one scorecard.
+    Merge(merge::MergeArgs),
     /// Base vs head: paired statistics for two scorecards, or the free surface diff.
     Compare(compare::CompareArgs),
     /// The eval trial cache: `info`, `clear`.

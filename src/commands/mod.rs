@@ -9,6 +9,7 @@ mod compare;
 mod coverage;
 mod eval;
 mod lint;
+mod merge;
 mod report;
 mod scan;
 
@@ -63,6 +64,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Coverage(args) => coverage::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
+        Command::Merge(args) => merge::run(&args, style),
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),

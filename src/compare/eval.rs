@@ -56,6 +56,14 @@ pub const METRICS: &[&str] = &[
 /// Every reason the two scorecards cannot be compared; empty = comparable.
 pub fn comparability(base: &Scorecard, head: &Scorecard) -> Vec<String> {
     let mut reasons = Vec::new();
+    for (side, card) in [("base", base), ("head", head)] {
+        if let Some(s) = &card.shard {
+            reasons.push(format!(
+                "{side} is one part (shard {}/{}) of a sharded eval: join the parts with `mf merge` first",
+                s.index, s.count
+            ));
+        }
+    }
     let (b, h) = (&base.reproducibility, &head.reproducibility);
     let mut differ = |what: &str, x: String, y: String| {
         if x != y {

@@ -76,6 +76,8 @@ pub struct EvalConfig {
     pub cache_dir: Option<PathBuf>,
     /// Quality and health gates.
     pub gates: EvalGates,
+    /// Run only this shard of the plan (`--shard K/N`); `None` = every trial.
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// The gates of one run: quality (exit 2) and health (exit 5).
@@ -130,6 +132,7 @@ impl Default for EvalConfig {
             retries: 0,
             cache_dir: Some(super::cache::default_dir()),
             gates: EvalGates::default(),
+            shard: None,
         }
     }
 }

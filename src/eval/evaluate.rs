@@ -14,8 +14,8 @@ use super::dry_run::{DryRun, dry_run};
 use super::plan::{self, BudgetError};
 use super::run::{self, Progress, RunModel, RunOptions};
 use super::scorecard::{ScorecardInput, scorecard};
-use super::{args, models};
-use crate::report::scorecard::Scorecard;
+use super::{args, models, shard};
+use crate::report::scorecard::{Scorecard, ShardInfo};
 use crate::suite::input::suite_surface;
 use crate::suite::{Case, Suite, discover};
 use crate::surface::{Surface, Tool, tokens};
@@ -283,6 +283,23 @@ pub fn evaluate(
         config.seed,
         tools.len(),
     );
+    let planned = match config.shard {
+        None => planned,
+        Some(shard) => {
+            let assignment =
+                shard::assign(models.len(), &prompt_tokens, config.repeat, shard.count);
+            let whole = planned.len();
+            let mine: Vec<_> = planned
+                .into_iter()
+                .filter(|t| assignment[t.model][t.case] + 1 == shard.index)
+                .collect();
+            observer.note(&format!(
+                "note: shard {shard}: {} of the plan's {whole} trials (the budgets were checked for all {whole})",
+                mine.len()
+            ));
+            mine
+        }
+    };
     let total = planned.len();
     let options = RunOptions {
         concurrency: config.concurrency,
@@ -317,7 +334,7 @@ pub fn evaluate(
         }));
     }
 
-    let card = scorecard(ScorecardInput {
+    let mut card = scorecard(ScorecardInput {
         config,
         suite: &suite.suite,
         suite_display: &suite.display,
@@ -331,5 +348,14 @@ pub fn evaluate(
         wall: started.elapsed(),
         run: run_time,
     });
+    if let Some(shard) = config.shard {
+        card.shard = Some(ShardInfo {
+            plan: shard::plan_fingerprint(&card),
+            index: shard.index,
+            count: shard.count,
+            assignment: shard::ASSIGNMENT_VERSION.to_owned(),
+            trials: shard::shard_trials(&card, shard),
+        });
+    }
     Ok(EvalOutcome::Card(Box::new(card)))
 }

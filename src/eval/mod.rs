@@ -13,12 +13,14 @@ pub mod config;
 pub mod dry_run;
 mod error;
 pub mod evaluate;
+pub mod merge;
 pub mod models;
 pub mod plan;
 pub mod power;
 pub mod run;
 pub mod score;
 mod scorecard;
+pub mod shard;
 
 pub use config::{EvalConfig, EvalGates};
 pub use error::EvalError;

@@ -42,6 +42,25 @@ pub fn text(plan: &DryRun) -> String {
             model.label, plan.trials_per_model, cost
         ));
     }
+    if let Some(sp) = &plan.shard {
+        let sizes: Vec<String> = sp
+            .sizes
+            .iter()
+            .enumerate()
+            .map(|(i, (trials, tokens))| {
+                format!(
+                    "{}/{} {trials} trials ({tokens} tokens)",
+                    i + 1,
+                    sp.shard.count
+                )
+            })
+            .collect();
+        s.push_str(&format!(
+            "shards (mf-shard-v1, by case × model, balanced by prompt tokens × repeats): {}; this run sends shard {} only, the budgets below are the whole plan's\n",
+            sizes.join(" · "),
+            sp.shard
+        ));
+    }
     if let Some(w) = &plan.wall {
         s.push_str(&format!(
             "wall time: about {:.0} s for paid requests ({} waves of {} at {} s)\n",

@@ -30,6 +30,59 @@ pub struct Scorecard {
     pub gates: Vec<Gate>,
     /// Wall-clock figures: the only fields that differ between identical runs.
     pub timing: Timing,
+    /// Present on a part written by `mf eval --shard K/N`: which shard of which plan it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+    /// Present on a scorecard `mf merge --allow-partial` joined from an incomplete set of parts:
+    /// what is missing. Its metrics cover only the trials it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialInfo>,
+}
+
+/// Which shard of which plan a part holds (SCHEMA.md "Shards and merge").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShardInfo {
+    /// `sha256:` of the plan: every field that decides the trials, their requests and their
+    /// scoring (suite, reproducibility, model settings, gate thresholds); timing and trial
+    /// results are not part of it.
+    pub plan: String,
+    /// 1-based shard number K.
+    pub index: u32,
+    /// Shard count N.
+    pub count: u32,
+    /// The assignment rule (`mf-shard-v1`).
+    pub assignment: String,
+    /// Every trial this shard holds, in plan order.
+    pub trials: Vec<TrialKey>,
+}
+
+/// One trial of a plan.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrialKey {
+    /// Model label.
+    pub model: String,
+    /// Case id.
+    pub case: String,
+    /// 0-based repeat index.
+    pub trial: u32,
+}
+
+/// What a partial merge lacks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartialInfo {
+    /// The plan fingerprint of the parts.
+    pub plan: String,
+    /// Shard count N.
+    pub count: u32,
+    /// Shards that were merged (1-based).
+    pub shards: Vec<u32>,
+    /// Shards that were not (1-based).
+    pub missing: Vec<u32>,
+    /// Trials of the missing shards.
+    pub missing_trials: u64,
 }
 
 /// Overall verdict.
@@ -240,5 +293,21 @@ pub struct Timing {
     /// The whole command in milliseconds (loading, tokenizing, running, scoring).
     pub wall_ms: u64,
     /// The runner alone: from the first trial sent to the last answer, in milliseconds.
+    pub run_ms: u64,
+    /// On a merged scorecard: each part's own timing, by shard (the parts ran in parallel, so
+    /// `wallMs` and `runMs` above are the largest of them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PartTiming>,
+}
+
+/// One part's timing in a merged scorecard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartTiming {
+    /// 1-based shard number.
+    pub shard: u32,
+    /// The part's `timing.wallMs`.
+    pub wall_ms: u64,
+    /// The part's `timing.runMs`.
     pub run_ms: u64,
 }

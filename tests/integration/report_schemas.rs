@@ -857,3 +857,59 @@ fn ci_json_of_a_full_and_a_free_run_matches_its_schema() {
         },
     );
 }
+
+#[test]
+fn shard_parts_and_merged_scorecards_match_the_scorecard_schema() {
+    let v = validator("scorecard.schema.json");
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let path = dir.path().join(format!("part-{k}.json"));
+        let shard = format!("{k}/3");
+        let (code, card) = eval_card([
+            "--suite",
+            "examples/acme-support/mf.suite.yaml",
+            "--models",
+            "lexical,mock",
+            "--format",
+            "json",
+            "--no-cache",
+            "--shard",
+            &shard,
+        ]);
+        assert_eq!(code, Some(0));
+        assert_valid(&v, &card, &format!("part {shard}"));
+        assert!(
+            card["shard"]["trials"]
+                .as_array()
+                .is_some_and(|t| !t.is_empty())
+        );
+        std::fs::write(&path, card.to_string()).expect("write");
+        parts.push(path);
+    }
+    let part: Value =
+        serde_json::from_str(&std::fs::read_to_string(&parts[0]).expect("read")).expect("json");
+    assert_refused(&v, &part, "shard index 0", |d| {
+        d["shard"]["index"] = json!(0)
+    });
+    assert_refused(&v, &part, "an unknown assignment", |d| {
+        d["shard"]["assignment"] = json!("round-robin");
+    });
+    let merge = |args: &[&Path], extra: &[&str]| -> Value {
+        let out = mf()
+            .arg("merge")
+            .args(args)
+            .args(["--format", "json"])
+            .args(extra)
+            .output()
+            .expect("runs");
+        serde_json::from_slice(&out.stdout).expect("merged JSON")
+    };
+    let all: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    let merged = merge(&all, &[]);
+    assert_valid(&v, &merged, "merged");
+    assert_eq!(merged["timing"]["parts"].as_array().map(Vec::len), Some(3));
+    let partial = merge(&all[..2], &["--allow-partial"]);
+    assert_valid(&v, &partial, "partial merge");
+    assert_eq!(partial["partial"]["missing"], json!([3]));
+}

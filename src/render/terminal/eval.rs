@@ -22,6 +22,12 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         card.reproducibility.seed,
         card.reproducibility.permutation
     );
+    if let Some(shard) = &card.shard {
+        let _ = writeln!(s, "{}", style.dim(&crate::render::text::part_phrase(shard)));
+    }
+    if let Some(p) = &card.partial {
+        let _ = writeln!(s, "{}", style.bold(&crate::render::text::partial_phrase(p)));
+    }
     for m in &card.models {
         let x = &m.metrics;
         let _ = writeln!(s);

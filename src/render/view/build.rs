@@ -55,13 +55,14 @@ impl View {
             name: card.suite.name.clone(),
             path: card.suite.path.clone(),
             line: format!(
-                "{} ({} tokens) · {} × {} · seed {} · {}",
+                "{} ({} tokens) · {} × {} · seed {} · {}{}",
                 plural(card.suite.tools.len(), "tool", "tools"),
                 card.suite.tool_tokens,
                 plural(card.suite.cases.len(), "case", "cases"),
                 plural(r.repeat as usize, "repeat", "repeats"),
                 r.seed,
-                r.permutation
+                r.permutation,
+                sharding(card)
             ),
             fingerprint: card.suite.fingerprint.clone(),
             tools: card.suite.tools.len(),
@@ -305,4 +306,13 @@ fn file_name(path: &str) -> String {
         .find(|s| !s.is_empty())
         .unwrap_or(path)
         .to_owned()
+}
+
+/// What a part or a partial merge covers, for the suite line (empty for a whole run).
+fn sharding(card: &Scorecard) -> String {
+    match (&card.shard, &card.partial) {
+        (Some(s), _) => format!(" · {}", crate::render::text::part_phrase(s)),
+        (None, Some(p)) => format!(" · {}", crate::render::text::partial_phrase(p)),
+        (None, None) => String::new(),
+    }
 }
