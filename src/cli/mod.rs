@@ -1,6 +1,7 @@
 //! Command-line types (clap derive) only. Each command's flags live in their own file and are
 //! converted once into a validated configuration before anything runs.
 
+pub mod ablate;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -96,6 +97,9 @@ pub enum Command {
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),
+    /// Leave one tool out and see what it was taking from the others (paired tests per case and
+    /// tool).
+    Ablate(ablate::AblateArgs),
     /// Base vs head: paired statistics for two scorecards, or the free surface diff.
     Compare(compare::CompareArgs),
     /// The eval trial cache: `info`, `clear`.

@@ -51,6 +51,22 @@ pub struct DryRun {
     /// What a compare of this suite could reveal under the default (case-level) gate, and
     /// what calibration would buy.
     pub power: PowerPlan,
+    /// A plan of several runs (mount groups, ablation): each run; the figures above are then
+    /// the totals, and `cases`/`tools`/`power` those of the first run.
+    pub parts: Vec<PlanPart>,
+}
+
+/// One run of a plan of several.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanPart {
+    /// What the run is (`every tool`, `group "billing" mounted alone`, `without read_graph`).
+    pub label: String,
+    /// Cases it asks.
+    pub cases: usize,
+    /// Tools it offers.
+    pub tools: usize,
+    /// Trials per model.
+    pub trials_per_model: u64,
 }
 
 /// One model of a dry run.
@@ -154,5 +170,6 @@ pub fn dry_run(
             DEFAULT_ALPHA,
             None,
         ),
+        parts: Vec::new(),
     }
 }

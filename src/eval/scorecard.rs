@@ -238,6 +238,12 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 skip: config.selection.skip.clone(),
             },
             profile: config.profile.clone(),
+            profile_tools: config.profile.as_ref().and_then(|p| {
+                let mut members = inp.suite.profiles.get(p)?.clone();
+                members.sort();
+                Some(members)
+            }),
+            without: config.without.clone(),
         },
         reproducibility: Reproducibility {
             mf_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -253,6 +259,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             wall_ms: inp.wall.as_millis() as u64,
             run_ms: inp.run.as_millis() as u64,
         },
+        profiles: None,
     }
 }
 
