@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod ablate_cli;
 mod action_metadata;
 mod architecture;
 mod check_coverage_cli;
