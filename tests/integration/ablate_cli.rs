@@ -4,8 +4,8 @@
 //! with the paired tests, the full plan's trials are a plain eval's (cached once), and the whole
 //! cost of `--all` is planned before anything is sent.
 
-use std::path::Path;
 use assert_cmd::Command;
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};

@@ -33,6 +33,7 @@ mod live_lint;
 mod live_scan_probe;
 mod live_servers;
 mod local_llm;
+mod profiles_cli;
 mod providers_wire;
 mod readme;
 mod render_eval;
