@@ -130,6 +130,34 @@ fn ablate_names_the_case_the_tool_was_stealing_offline() {
         text.contains("it was taking     c4 (5 of 5 trials), c9 (5 of 5 trials)"),
         "{text}"
     );
+    // And in markdown, with the per-tool table.
+    let out = ablate(dir.path())
+        .args([
+            "--tool",
+            "read_graph",
+            "--models",
+            "lexical",
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .expect("runs");
+    assert_success(&out);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains(
+            "**removing `read_graph` fixes c9 (over-trigger 5→0 of 5); hurts nothing** (lexical)"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("| (none) | 0.0% (0/5) | 100.0% (5/5) | 1↑ 0↓ 0= |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("Changed cases (good trials): `c9` fixed 0→5 of 5"),
+        "{md}"
+    );
 }
 
 #[test]

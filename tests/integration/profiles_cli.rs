@@ -223,6 +223,29 @@ fn mount_groups_offline_and_the_errors_of_a_suite_without_them() {
             assert!(g.get(key).is_some(), "{key} in {g}");
         }
     }
+    // Markdown and HTML carry the same groups.
+    std::fs::write(dir.path().join("card.json"), &out.stdout).expect("write");
+    let md = mf_in(dir.path())
+        .args(["report", "card.json", "--format", "markdown"])
+        .output()
+        .expect("runs");
+    assert_success(&md);
+    let md = String::from_utf8_lossy(&md.stdout).into_owned();
+    let lookup = group(&card, "lookup");
+    let row = format!(
+        "| `lookup` | lexical | {}/{} = ",
+        lookup["mounted"]["numerator"], lookup["mounted"]["denominator"]
+    );
+    assert!(md.contains("**Mount groups**") && md.contains(&row), "{md}");
+    let html = mf_in(dir.path())
+        .args(["report", "card.json", "--format", "html"])
+        .output()
+        .expect("runs");
+    assert_success(&html);
+    let html = String::from_utf8_lossy(&html.stdout);
+    assert!(html.contains("<h2 id=\"groups-h\">Mount groups</h2>"));
+    assert!(html.contains("<td><code>writing</code></td>"));
+
     let out = mf_in(dir.path())
         .args(["eval", "--models", "lexical", "--profile", "nope"])
         .output()

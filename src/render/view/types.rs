@@ -30,6 +30,8 @@ pub struct View {
     pub models: Vec<ModelView>,
     /// Gates of the (head) scorecard that failed or are quality gates.
     pub gates: Vec<GateView>,
+    /// Mount-group scores of the (head) scorecard (`--profile all|NAME`), per group and model.
+    pub groups: Vec<GroupView>,
     /// Base vs head statistics.
     pub compare: Option<CompareView>,
     /// The free surface diff.
@@ -241,6 +243,27 @@ pub struct GateView {
     pub text: String,
     /// Whether it passed.
     pub passed: bool,
+}
+
+/// One mount group of one model: mounted alone vs within all tools.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupView {
+    /// The group.
+    pub profile: String,
+    /// The model label.
+    pub model: String,
+    /// Selection accuracy mounted alone (`k/n = p% [lo–hi]`).
+    pub mounted: String,
+    /// Within all tools.
+    pub all_in_one: String,
+    /// `+66.7 pts`, or `n/a`.
+    pub delta: String,
+    /// Cases right only mounted alone, comma-separated, or `none`.
+    pub lifted: String,
+    /// Cases wrong only mounted alone, or `none`.
+    pub jammed: String,
+    /// Notes (unhealthy mounted run, no run).
+    pub problems: Vec<String>,
 }
 
 /// Base vs head.
