@@ -30,7 +30,8 @@ pub(super) fn run(args: &AblateArgs, style: Style) -> Result<Exit, Error> {
         super::note(&format!("warning: {w}"));
     }
     let mut reporter =
-        Reporter::new(!args.eval.no_progress && !super::quiet() && std::io::stderr().is_terminal());
+        Reporter::new(!args.eval.no_progress && !super::quiet() && std::io::stderr().is_terminal())
+            .quiet(super::quiet());
     let report = match ablate(&config, started, &suite, surface, &label, &mut reporter)? {
         AblateOutcome::Report(r) => r,
         AblateOutcome::DryRun(plan) => {

@@ -42,7 +42,8 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
         ));
     }
     let mut reporter =
-        Reporter::new(!args.no_progress && !super::quiet() && std::io::stderr().is_terminal());
+        Reporter::new(!args.no_progress && !super::quiet() && std::io::stderr().is_terminal())
+            .quiet(super::quiet());
     let outcome = match &config.mount_groups {
         Some(which) => eval::mount::evaluate_groups(
             &config,

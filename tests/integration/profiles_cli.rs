@@ -223,6 +223,25 @@ fn mount_groups_offline_and_the_errors_of_a_suite_without_them() {
             assert!(g.get(key).is_some(), "{key} in {g}");
         }
     }
+    // Without --quiet the runs are announced on stderr; with it, nothing is said.
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("note: group \"lookup\" mounted alone: 2 tools, 3 cases")
+    );
+    let quiet = mf_in(dir.path())
+        .args([
+            "-q",
+            "eval",
+            "--models",
+            "lexical",
+            "--no-cache",
+            "--profile",
+            "all",
+        ])
+        .output()
+        .expect("runs");
+    assert_success(&quiet);
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "", "--quiet");
     // Markdown and HTML carry the same groups.
     std::fs::write(dir.path().join("card.json"), &out.stdout).expect("write");
     let md = mf_in(dir.path())
