@@ -18,7 +18,7 @@ use crate::report::compare::PairedTest;
 use crate::report::metrics::{Rate, Verdict};
 use crate::report::mount::{GroupScore, MountScores};
 use crate::report::scorecard::{ModelResult, Scorecard, Status, TrialRow};
-use crate::stats::sign_test;
+use crate::stats::{holm, sign_test};
 use crate::suite::{Case, Selection};
 use crate::surface::Surface;
 
@@ -336,6 +336,16 @@ fn scores(
                 healthy: alone_model.is_none_or(|x| x.health.healthy),
                 problems,
             });
+        }
+    }
+    // The groups of one model are one family: Holm within it.
+    for m in &card.models {
+        let idx: Vec<usize> = (0..out.len())
+            .filter(|&i| out[i].model == m.label)
+            .collect();
+        let adjusted = holm(&idx.iter().map(|&i| out[i].test.p).collect::<Vec<_>>());
+        for (k, &i) in idx.iter().enumerate() {
+            out[i].test.p_adjusted = adjusted[k];
         }
     }
     MountScores {

@@ -47,7 +47,8 @@ pub struct GroupScore {
     /// beside it.
     pub jammed: Vec<String>,
     /// Case-level paired sign test, mounted (as "head") against within all tools (as "base"):
-    /// per case the good trials over the trials both measured.
+    /// per case the good trials over the trials both measured; `pAdjusted` is Holm-adjusted
+    /// over the groups of the model.
     pub test: PairedTest,
     /// False when the mounted run broke a health gate (then its figures cannot be trusted).
     pub healthy: bool,

@@ -137,6 +137,11 @@ async fn every_group_is_scored_mounted_alone_and_within_all_tools() {
         ),
         (&json!(2), &json!(0), &json!(1))
     );
+    // sign test 2 up 0 down: p = 0.5; Holm with writing's p = 1 (1 up, 1 down) doubles it.
+    assert_eq!(
+        (&lookup["test"]["p"], &lookup["test"]["pAdjusted"]),
+        (&json!(0.5), &json!(1.0))
+    );
     let writing = group(&card, "writing");
     assert_eq!(writing["cases"], json!(["s3", "s6"]));
     assert_eq!(writing["lifted"], json!(["s3"]));

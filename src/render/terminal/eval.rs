@@ -169,12 +169,12 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
             let _ = writeln!(s, "    all-in-one  {}", rate(&g.all_in_one));
             let _ = writeln!(
                 s,
-                "    delta {delta} · lifted {} · jammed {} · cases {}↑ {}↓ p = {}",
+                "    delta {delta} · lifted {} · jammed {} · cases {}↑ {}↓ p = {} (Holm over the groups)",
                 list(&g.lifted),
                 list(&g.jammed),
                 g.test.improved,
                 g.test.regressed,
-                crate::render::text::p_text(g.test.p)
+                crate::render::text::p_text(g.test.p_adjusted)
             );
             for pr in &g.problems {
                 let _ = writeln!(s, "    {}", style.yellow(&format!("note: {pr}")));
