@@ -125,6 +125,11 @@ pub fn ablate(
             (None, Some(_)) => false,
         })
         .collect();
+    if let (Some(p), true) = (&config.profile, full_cases.is_empty()) {
+        return Err(EvalError::Plan(format!(
+            "no selected case belongs to profile {p:?}: none expects one of its tools or no tool"
+        )));
+    }
     let ids = |cases: &[&Case]| Selection {
         ids: cases.iter().map(|c| c.id.clone()).collect(),
         only: Vec::new(),
