@@ -11,6 +11,16 @@ use crate::eval::config::{EvalConfigError, MountGroups};
 /// from the others (paired before/after counts and the exact tests of `mf compare`). Within a
 /// mount group with --profile NAME. Offline models (`lexical`) need no key.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("profile", |a| a
+        .value_name("NAME")
+        .help("Ablate within this mount group of the suite's `profiles`: the group mounted alone over its cases (those expecting one of its tools, and the must-not-call cases)")),
+    mut_arg("mounted_only", |a| a.hide(true)),
+    mut_arg("min_accuracy", |a| a.hide(true)),
+    mut_arg("max_over_trigger", |a| a.hide(true)),
+    mut_arg("format", |a| a.help("Output format on stdout (terminal, json: SCHEMA.md \"Ablation report\", markdown)")),
+    mut_arg("json_out", |a| a.help("Also write the ablation report JSON to FILE"))
+)]
 #[command(after_help = "Examples:
   mf ablate --tool read_graph --models lexical       what read_graph takes from the others
   mf ablate --all --models openai:gpt-4.1-mini --max-trials 400 --dry-run

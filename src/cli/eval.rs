@@ -276,9 +276,9 @@ impl EvalArgs {
 pub enum EvalFormat {
     /// Readable summary.
     Terminal,
-    /// The scorecard JSON (SCHEMA.md §Scorecard).
+    /// The JSON document (the scorecard, or the ablation report; SCHEMA.md).
     Json,
-    /// GitHub-flavoured markdown (as `mf report --format markdown`).
+    /// GitHub-flavoured markdown.
     Markdown,
 }
 
