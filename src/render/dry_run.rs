@@ -25,10 +25,15 @@ pub fn text(plan: &DryRun) -> String {
         ));
     } else {
         s.push_str(&format!(
-            "plan: {} runs, {} × {} in all, each trial in a shuffled tool order (seed {}, {}):\n",
+            "plan: {} runs, {} per model × {} = {}, each in a shuffled tool order (seed {}, {}):\n",
             plan.parts.len(),
             plural(plan.trials_per_model as usize, "trial", "trials"),
             plural(plan.models.len(), "model", "models"),
+            plural(
+                (plan.trials_per_model * plan.models.len() as u64) as usize,
+                "trial",
+                "trials"
+            ),
             plan.seed,
             plan.permutation,
         ));
