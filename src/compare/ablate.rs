@@ -508,3 +508,89 @@ fn summary(tool: &str, cases: &[CaseChange]) -> String {
         list(&hurt)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(
+        case: &str,
+        trials: u64,
+        before: u64,
+        after: u64,
+        fb: Option<&str>,
+        fa: Option<&str>,
+    ) -> CaseChange {
+        CaseChange {
+            case: case.into(),
+            expected_tool: None,
+            trials,
+            before,
+            after,
+            failure_before: fb.map(str::to_owned),
+            failure_after: fa.map(str::to_owned),
+            change: match after.cmp(&before) {
+                std::cmp::Ordering::Greater => "fixed",
+                std::cmp::Ordering::Less => "hurt",
+                std::cmp::Ordering::Equal => "same",
+            }
+            .into(),
+            test: PairedTest {
+                pairs: trials,
+                improved: 0,
+                regressed: 0,
+                tied: trials,
+                p: 1.0,
+                mid_p: 1.0,
+                p_adjusted: 1.0,
+            },
+        }
+    }
+
+    #[test]
+    fn the_summary_names_fixed_and_hurt_cases_by_failed_trials() {
+        let cases = [
+            change("c9", 5, 0, 5, Some("over-trigger"), None),
+            change("c2", 5, 5, 5, None, None),
+            change("c4", 5, 2, 4, Some("wrong-tool"), Some("no-call")),
+            change("c7", 3, 3, 0, None, Some("no-call")),
+        ];
+        assert_eq!(
+            summary("read_graph", &cases),
+            "removing `read_graph` fixes c9 (over-trigger 5→0 of 5), c4 (wrong-tool 3→1 of 5); \
+             hurts c7 (no-call 0→3 of 3)"
+        );
+        assert_eq!(
+            summary("x", &cases[1..2]),
+            "removing `x` fixes nothing; hurts nothing"
+        );
+    }
+
+    #[test]
+    fn the_commonest_failure_breaks_ties_by_name() {
+        let row = |v: TrialVerdict| TrialRow {
+            case: "c".into(),
+            trial: 0,
+            order: Vec::new(),
+            verdict: v,
+            calls: Vec::new(),
+            args: None,
+            text: None,
+            error: None,
+            latency_ms: None,
+            usage: None,
+            retries: 0,
+            cached: false,
+        };
+        let rows = [
+            row(TrialVerdict::WrongTool),
+            row(TrialVerdict::Abstained),
+            row(TrialVerdict::Correct),
+        ];
+        let refs: Vec<&TrialRow> = rows.iter().collect();
+        assert_eq!(commonest(&refs).as_deref(), Some("no-call"));
+        let ok = [row(TrialVerdict::Correct), row(TrialVerdict::Error)];
+        let refs: Vec<&TrialRow> = ok.iter().collect();
+        assert_eq!(commonest(&refs), None);
+    }
+}
