@@ -362,6 +362,17 @@ fn compare_marks_a_group_defined_differently_and_refuses_a_mounted_run_of_one() 
             .contains("NOT COMPARABLE: the group is defined differently")
     );
 
+    let md = mf_in(dir.path())
+        .args(["compare", "b.json", "h.json", "--format", "markdown"])
+        .output()
+        .expect("runs");
+    let md = String::from_utf8_lossy(&md.stdout).into_owned();
+    assert!(md.contains("**Mount groups** (base → head)"), "{md}");
+    assert!(
+        md.contains("⚠️ not comparable: the group is defined differently: base [create_entities], head [create_entities, search_nodes] |\n\n"),
+        "{md}"
+    );
+
     // A run of one group's tools alone against a run of a differently defined group: refused.
     let only = ["--profile", "writing", "--mounted-only", "--cases", "s3,s6"];
     lexical_card(dir.path(), "base.json", &only, "mb.json");

@@ -286,6 +286,23 @@ pub struct CompareView {
     pub models: Vec<CompareModelView>,
     /// Every regressed comparison over all models (what a reviewer reads first).
     pub regressions: Vec<CompareRow>,
+    /// Mount groups side by side (`eval.profiles`), per group and model.
+    pub groups: Vec<GroupCompareView>,
+}
+
+/// One mount group of one model in a compare.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupCompareView {
+    /// The group.
+    pub profile: String,
+    /// The model label.
+    pub model: String,
+    /// Base: `mounted 100.0% / all-in-one 33.3%`, or `—`.
+    pub before: String,
+    /// Head, the same.
+    pub after: String,
+    /// Empty when comparable, else `not comparable: REASON; …`.
+    pub note: String,
 }
 
 /// One model's comparisons.
