@@ -373,6 +373,23 @@ fn compare_marks_a_group_defined_differently_and_refuses_a_mounted_run_of_one() 
         "{md}"
     );
 
+    let html = mf_in(dir.path())
+        .args(["compare", "b.json", "h.json", "--json-out", "c.json"])
+        .output()
+        .expect("runs");
+    assert_success(&html);
+    let html = mf_in(dir.path())
+        .args(["report", "c.json", "--format", "html"])
+        .output()
+        .expect("runs");
+    assert_success(&html);
+    assert!(
+        String::from_utf8_lossy(&html.stdout)
+            .contains("<td class=\"warn\">not comparable: the group is defined differently"),
+        "{}",
+        show(&html)
+    );
+
     // A run of one group's tools alone against a run of a differently defined group: refused.
     let only = ["--profile", "writing", "--mounted-only", "--cases", "s3,s6"];
     lexical_card(dir.path(), "base.json", &only, "mb.json");
