@@ -29,9 +29,15 @@ pub struct EvalArgs {
     /// Live servers (`--stdio`, `--server`) and their options.
     #[command(flatten)]
     pub live: LiveArgs,
-    /// Offer only the tools of this suite profile.
-    #[arg(long, value_name = "NAME")]
+    /// Score the suite's mount groups: `all` (every group of `profiles`) or one NAME. Each
+    /// group runs mounted alone over its cases besides the run with every tool; the scorecard's
+    /// `profiles` gives per group mounted, allInOne, delta, lifted and jammed.
+    #[arg(long, value_name = "all|NAME")]
     pub profile: Option<String>,
+    /// With --profile NAME: offer only that group's tools, one run, no comparison with every
+    /// tool (all cases must expect its tools or none).
+    #[arg(long, requires = "profile")]
+    pub mounted_only: bool,
 
     /// Models, comma-separated or repeated: PROVIDER:MODEL (openai, openai-chat, anthropic,
     /// openrouter, together, deepseek, vllm, ollama, openai-compatible), a name from mf.toml,
@@ -224,7 +230,13 @@ impl EvalArgs {
             temperature: self.temperature,
             tool_choice_auto: self.tool_choice_auto,
             max_output_tokens: self.max_output_tokens,
-            profile: self.profile.clone(),
+            profile: self.profile.clone().filter(|_| self.mounted_only),
+            mount_groups: match (&self.profile, self.mounted_only) {
+                (Some(p), false) if p == "all" => Some(config::MountGroups::All),
+                (Some(p), false) => Some(config::MountGroups::One(p.clone())),
+                _ => None,
+            },
+            without: Vec::new(),
             selection: Selection {
                 ids: self.cases.clone(),
                 only: self.only.clone(),
@@ -256,6 +268,11 @@ impl EvalArgs {
             },
             shard: self.shard,
         };
+        if self.mounted_only && self.profile.as_deref() == Some("all") {
+            return Err(EvalConfigError(
+                "--mounted-only offers one group's tools: give --profile NAME, not all".into(),
+            ));
+        }
         config.validate()?;
         Ok(config)
     }
@@ -266,8 +283,10 @@ impl EvalArgs {
 pub enum EvalFormat {
     /// Readable summary.
     Terminal,
-    /// The scorecard JSON (SCHEMA.md §Scorecard).
+    /// The JSON document (the scorecard, or the ablation report; SCHEMA.md).
     Json,
+    /// GitHub-flavoured markdown.
+    Markdown,
 }
 
 /// `mf cache`: the eval trial cache.

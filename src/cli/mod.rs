@@ -1,6 +1,7 @@
 //! Command-line types (clap derive) only. Each command's flags live in their own file and are
 //! converted once into a validated configuration before anything runs.
 
+pub mod ablate;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -99,6 +100,9 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Join the parts of a sharded eval (`mf eval --shard K/N`) into one scorecard.
     Merge(merge::MergeArgs),
+    /// Leave one tool out and see what it was taking from the others (paired tests per case and
+    /// tool).
+    Ablate(ablate::AblateArgs),
     /// Base vs head: paired statistics for two scorecards, or the free surface diff.
     Compare(compare::CompareArgs),
     /// The eval trial cache: `info`, `clear`.

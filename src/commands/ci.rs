@@ -21,7 +21,8 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
     for w in &ctx.warnings {
         super::note(&format!("warning: {w}"));
     }
-    let mut reporter = Reporter::new(!super::quiet() && std::io::stderr().is_terminal());
+    let mut reporter =
+        Reporter::new(!super::quiet() && std::io::stderr().is_terminal()).quiet(super::quiet());
     let mut run = match ci::run(&config, &ctx, &mut reporter)? {
         CiOutcome::Done(run) => run,
         CiOutcome::Interrupted => return Ok(Exit::Interrupted),

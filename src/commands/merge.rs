@@ -33,6 +33,12 @@ pub(super) fn run(args: &MergeArgs, style: Style) -> Result<Exit, Error> {
     match args.format {
         EvalFormat::Json => super::print(&render::json::to_string(&card))?,
         EvalFormat::Terminal => super::print(&render::terminal::eval(&card, style))?,
+        EvalFormat::Markdown => super::print(&render::render(
+            &render::document::Document::Scorecard(Box::new(card.clone())),
+            render::Format::Markdown,
+            None,
+            style,
+        )?)?,
     }
     Ok(match card.status {
         Status::Pass => Exit::Ok,

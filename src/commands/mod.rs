@@ -2,6 +2,7 @@
 //! (`render/`) → files and stdout → the exit code. No engine logic lives here; the shared
 //! helpers below are the only I/O primitives commands use.
 
+mod ablate;
 mod check;
 mod ci;
 mod cluster;
@@ -63,6 +64,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Check(args) => check::run(&args, style),
         Command::Coverage(args) => coverage::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
+        Command::Ablate(args) => ablate::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
         Command::Merge(args) => merge::run(&args, style),
         Command::Compare(args) => compare::run(&args, style),

@@ -78,6 +78,7 @@ pub fn comparability(base: &Scorecard, head: &Scorecard) -> Vec<String> {
         h.permutation.clone(),
     );
     differ("tokenizer", b.tokenizer.clone(), h.tokenizer.clone());
+    reasons.extend(super::profiles::profile_reasons(base, head));
     for m in &base.models {
         let Some(o) = head.models.iter().find(|o| o.label == m.label) else {
             continue;
@@ -883,6 +884,7 @@ pub fn compare_calibrated(
         gate,
         calibration,
         power: Some(power),
+        profiles: super::profiles::compare_groups(base, head),
     }
 }
 

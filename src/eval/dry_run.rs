@@ -54,6 +54,9 @@ pub struct DryRun {
     pub power: PowerPlan,
     /// With `--shard K/N`: the shard this run would send and every shard's size.
     pub shard: Option<ShardPlan>,
+    /// A plan of several runs (mount groups, ablation): each run; the figures above are then
+    /// the totals, and `cases`/`tools`/`power` those of the first run.
+    pub parts: Vec<PlanPart>,
 }
 
 /// How a sharded plan splits (`mf-shard-v1`).
@@ -63,6 +66,19 @@ pub struct ShardPlan {
     pub shard: Shard,
     /// Per shard (K = index + 1): trials and prompt tokens (lower bound).
     pub sizes: Vec<(u64, u64)>,
+}
+
+/// One run of a plan of several.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanPart {
+    /// What the run is (`every tool`, `group "billing" mounted alone`, `without read_graph`).
+    pub label: String,
+    /// Cases it asks.
+    pub cases: usize,
+    /// Tools it offers.
+    pub tools: usize,
+    /// Trials per model.
+    pub trials_per_model: u64,
 }
 
 /// One model of a dry run.
@@ -179,5 +195,6 @@ pub fn dry_run(
             None,
         ),
         shard,
+        parts: Vec::new(),
     }
 }

@@ -215,6 +215,7 @@ pub fn evaluate(
     observer: &mut dyn Observer,
 ) -> Result<EvalOutcome, EvalError> {
     let tools = profile_tools(surface.tools, &suite.suite, config.profile.as_deref())?;
+    let (tools, left_out) = super::leave_out::leave_out(tools, &config.without)?;
     if tools.is_empty() {
         return Err(EvalError::Plan(format!(
             "no tools to offer: {surface_label} has none; give a surface (PATH, URL, --stdio) or \
@@ -276,13 +277,13 @@ pub fn evaluate(
 
     let models = models::build(config, specs)?;
     let case_ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
-    let planned = plan::trials(
+    let planned = left_out.apply(plan::trials(
         models.len(),
         &case_ids,
         config.repeat,
         config.seed,
-        tools.len(),
-    );
+        left_out.full(),
+    ));
     let planned = match config.shard {
         None => planned,
         Some(shard) => {

@@ -6,6 +6,7 @@
 //! (verdicts, argument checks) → metrics (stats) → scorecard assembly and gates ([`scorecard`]).
 
 pub mod args;
+pub mod batch;
 pub mod cache;
 pub mod cases;
 pub mod check_suite;
@@ -13,8 +14,10 @@ pub mod config;
 pub mod dry_run;
 mod error;
 pub mod evaluate;
+pub mod leave_out;
 pub mod merge;
 pub mod models;
+pub mod mount;
 pub mod plan;
 pub mod power;
 pub mod run;

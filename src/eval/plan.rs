@@ -129,6 +129,19 @@ pub enum BudgetError {
         /// The limit.
         max: u64,
     },
+    /// A plan of several runs (mount groups, ablation) with more paid trials in all than
+    /// `--max-trials`.
+    #[error(
+        "the plan has {planned} paid trials in all ({runs}), over --max-trials {max} (Action input `max-trials`); lower --repeat, select cases with --only/--cases, or raise it (hard cap {HARD_MAX_TRIALS})"
+    )]
+    PlanTrials {
+        /// Planned paid trials over every run.
+        planned: u64,
+        /// Each run's share, for people.
+        runs: String,
+        /// The limit.
+        max: u64,
+    },
     /// More tools than `--max-tools`.
     #[error(
         "the surface has {tools} tools, over --max-tools {max} (Action input `max-tools`); evaluate a profile (--profile) or raise it (hard cap {HARD_MAX_TOOLS})"

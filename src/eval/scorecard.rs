@@ -142,6 +142,12 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 skip: config.selection.skip.clone(),
             },
             profile: config.profile.clone(),
+            profile_tools: config.profile.as_ref().and_then(|p| {
+                let mut members = inp.suite.profiles.get(p)?.clone();
+                members.sort();
+                Some(members)
+            }),
+            without: config.without.clone(),
         },
         reproducibility: Reproducibility {
             mf_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -158,6 +164,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             run_ms: inp.run.as_millis() as u64,
             parts: Vec::new(),
         },
+        profiles: None,
         shard: None,
         partial: None,
     }

@@ -8,20 +8,45 @@ use crate::render::text::{plural, power_lines};
 /// The plan as `mf eval --dry-run` prints it.
 pub fn text(plan: &DryRun) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "plan: {} × {} × {} = {}; {} offered in a shuffled order per trial (seed {}, {})\n",
-        plural(plan.cases, "case", "cases"),
-        plural(plan.repeat as usize, "repeat", "repeats"),
-        plural(plan.models.len(), "model", "models"),
-        plural(
-            (plan.trials_per_model * plan.models.len() as u64) as usize,
-            "trial",
-            "trials"
-        ),
-        plural(plan.tools, "tool", "tools"),
-        plan.seed,
-        plan.permutation,
-    ));
+    if plan.parts.is_empty() {
+        s.push_str(&format!(
+            "plan: {} × {} × {} = {}; {} offered in a shuffled order per trial (seed {}, {})\n",
+            plural(plan.cases, "case", "cases"),
+            plural(plan.repeat as usize, "repeat", "repeats"),
+            plural(plan.models.len(), "model", "models"),
+            plural(
+                (plan.trials_per_model * plan.models.len() as u64) as usize,
+                "trial",
+                "trials"
+            ),
+            plural(plan.tools, "tool", "tools"),
+            plan.seed,
+            plan.permutation,
+        ));
+    } else {
+        s.push_str(&format!(
+            "plan: {} runs, {} per model × {} = {}, each in a shuffled tool order (seed {}, {}):\n",
+            plan.parts.len(),
+            plural(plan.trials_per_model as usize, "trial", "trials"),
+            plural(plan.models.len(), "model", "models"),
+            plural(
+                (plan.trials_per_model * plan.models.len() as u64) as usize,
+                "trial",
+                "trials"
+            ),
+            plan.seed,
+            plan.permutation,
+        ));
+        for p in &plan.parts {
+            s.push_str(&format!(
+                "  {}: {}, {}, {} per model\n",
+                p.label,
+                plural(p.cases, "case", "cases"),
+                plural(p.tools, "tool", "tools"),
+                plural(p.trials_per_model as usize, "trial", "trials"),
+            ));
+        }
+    }
     s.push_str(&format!(
         "prompt tokens (lower bound, {}): {} per model, {}–{} per trial\n",
         plan.tokenizer,

@@ -1,5 +1,6 @@
 //! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
 
+pub mod ablate;
 pub mod cases;
 pub mod check;
 pub mod ci;
@@ -8,6 +9,7 @@ pub mod compare;
 pub mod coverage;
 pub mod lint;
 pub mod metrics;
+pub mod mount;
 pub mod scan;
 pub mod scorecard;
 pub mod trial;

@@ -30,6 +30,9 @@ pub struct Scorecard {
     pub gates: Vec<Gate>,
     /// Wall-clock figures: the only fields that differ between identical runs.
     pub timing: Timing,
+    /// Mount-group scoring (`--profile all|NAME`): each group mounted alone vs within all tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profiles: Option<super::mount::MountScores>,
     /// Present on a part written by `mf eval --shard K/N`: which shard of which plan it holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardInfo>,
@@ -122,6 +125,14 @@ pub struct SuiteInfo {
     /// Profile whose tools were offered, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
+    /// With `profile`: its definition (member names as the suite lists them, sorted); runs
+    /// whose definitions differ are not comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_tools: Option<Vec<String>>,
+    /// Tools left out of the plan (`mf ablate`); each trial kept the full plan's order of the
+    /// rest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without: Vec<String>,
 }
 
 /// How cases were selected.

@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod ablate_cli;
 mod action_metadata;
 mod architecture;
 mod check_coverage_cli;
@@ -33,6 +34,7 @@ mod live_lint;
 mod live_scan_probe;
 mod live_servers;
 mod local_llm;
+mod profiles_cli;
 mod providers_wire;
 mod readme;
 mod render_eval;

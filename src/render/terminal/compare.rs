@@ -115,6 +115,37 @@ pub fn compare(report: &CompareReport, style: Style) -> String {
                 );
             }
         }
+        if !eval.profiles.is_empty() {
+            let _ = writeln!(s);
+            let _ = writeln!(
+                s,
+                "{}",
+                style.bold("mount groups (mounted alone / within all tools, base → head)")
+            );
+        }
+        for g in &eval.profiles {
+            let side = |f: &Option<crate::report::compare::GroupFigures>| {
+                f.as_ref().map_or_else(
+                    || "—".to_owned(),
+                    |f| format!("{} / {}", pct(&f.mounted), pct(&f.all_in_one)),
+                )
+            };
+            let _ = writeln!(
+                s,
+                "  {} · {}: {} → {}{}",
+                g.profile,
+                g.model,
+                side(&g.before),
+                side(&g.after),
+                if g.comparable {
+                    String::new()
+                } else {
+                    style
+                        .yellow(&format!(" · NOT COMPARABLE: {}", g.reasons.join("; ")))
+                        .to_string()
+                }
+            );
+        }
     }
     if let Some(d) = &report.surface {
         let _ = writeln!(s);

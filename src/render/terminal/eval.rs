@@ -140,6 +140,53 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
             let _ = writeln!(s, "  {}", style.yellow(&format!("unhealthy: {p}")));
         }
     }
+    if let Some(p) = &card.profiles {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "{} (selection accuracy over each group's cases: mounted alone vs within all {})",
+            style.bold("mount groups"),
+            plural(card.suite.tools.len(), "tool", "tools")
+        );
+        for g in &p.groups {
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_owned()
+                } else {
+                    v.join(", ")
+                }
+            };
+            let delta = g.delta.map_or("n/a".to_owned(), |d| {
+                format!(
+                    "{}{:.1} pts",
+                    if d < 0.0 { "−" } else { "+" },
+                    d.abs() * 100.0
+                )
+            });
+            let _ = writeln!(
+                s,
+                "  {} · {} · {} · {}",
+                style.bold(&g.profile),
+                g.model,
+                plural(g.tools.len(), "tool", "tools"),
+                plural(g.cases.len(), "case", "cases")
+            );
+            let _ = writeln!(s, "    mounted     {}", rate(&g.mounted));
+            let _ = writeln!(s, "    all-in-one  {}", rate(&g.all_in_one));
+            let _ = writeln!(
+                s,
+                "    delta {delta} · lifted {} · jammed {} · cases {}↑ {}↓ p = {} (Holm over the groups)",
+                list(&g.lifted),
+                list(&g.jammed),
+                g.test.improved,
+                g.test.regressed,
+                crate::render::text::p_text(g.test.p_adjusted)
+            );
+            for pr in &g.problems {
+                let _ = writeln!(s, "    {}", style.yellow(&format!("note: {pr}")));
+            }
+        }
+    }
     let _ = writeln!(s);
     for g in &card.gates {
         if g.passed && (g.name == "max-error-rate" || g.name == "min-scored") {

@@ -6,7 +6,7 @@ use super::compare::{compare_view, surface_view};
 use super::limit::{Limit, SECTIONS};
 use super::lint::lint_view;
 use super::scorecard::model_view;
-use super::types::{EventView, GateView, Headline, SuiteView, View};
+use super::types::{EventView, GateView, GroupView, Headline, SuiteView, View};
 use super::words::{regression_sentence, short_sha, status_icon, status_word, verdict_key};
 use crate::render::document::Document;
 use crate::render::text::{plural, rate as rate_text, verdict_word};
@@ -40,6 +40,7 @@ impl View {
             suite: None,
             models: Vec::new(),
             gates: Vec::new(),
+            groups: Vec::new(),
             compare: None,
             surface: None,
             lint: None,
@@ -69,6 +70,36 @@ impl View {
             cases: card.suite.cases.len(),
         });
         self.models = card.models.iter().map(|m| model_view(card, m)).collect();
+        self.groups = card
+            .profiles
+            .iter()
+            .flat_map(|p| &p.groups)
+            .map(|g| {
+                let list = |v: &[String]| {
+                    if v.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                GroupView {
+                    profile: g.profile.clone(),
+                    model: g.model.clone(),
+                    mounted: rate_text(&g.mounted),
+                    all_in_one: rate_text(&g.all_in_one),
+                    delta: g.delta.map_or("n/a".to_owned(), |d| {
+                        format!(
+                            "{}{:.1} pts",
+                            if d < 0.0 { "−" } else { "+" },
+                            d.abs() * 100.0
+                        )
+                    }),
+                    lifted: list(&g.lifted),
+                    jammed: list(&g.jammed),
+                    problems: g.problems.clone(),
+                }
+            })
+            .collect();
         self.gates = card
             .gates
             .iter()
