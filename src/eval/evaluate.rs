@@ -231,11 +231,18 @@ pub fn evaluate(
         Some(p) => format!("profile {p:?}"),
         None => format!("the surface ({surface_label})"),
     };
-    let problems = super::check_suite::check_cases(&cases, &tools, &suite.display, &offered);
+    // The error rules of `mf tasks lint`, on the selected cases against the offered tools.
+    let problems =
+        super::task_lint::blocking(&cases, &tools, &suite.display, &offered, suite.suite.format);
     if !problems.is_empty() {
+        let lines: Vec<String> = problems
+            .iter()
+            .map(|f| format!("  {} [{}]", f.one_line(), f.code))
+            .collect();
         return Err(EvalError::Plan(format!(
-            "the suite names what the surface does not have, so no request was sent:\n{}",
-            problems.join("\n")
+            "the suite cannot be evaluated as written, so no request was sent \
+             (`mf tasks lint` lists the same):\n{}",
+            lines.join("\n")
         )));
     }
 

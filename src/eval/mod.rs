@@ -19,6 +19,7 @@ pub mod power;
 pub mod run;
 pub mod score;
 mod scorecard;
+pub mod task_lint;
 
 pub use config::{EvalConfig, EvalGates};
 pub use error::EvalError;

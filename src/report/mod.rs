@@ -10,4 +10,5 @@ pub mod lint;
 pub mod metrics;
 pub mod scan;
 pub mod scorecard;
+pub mod tasks_lint;
 pub mod trial;
