@@ -188,8 +188,8 @@ pub fn profile_tools(
 }
 
 /// Paid models whose key variable is required and not set (checked before any request, so a
-/// run lists it with the budgets).
-fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
+/// run lists it with the budgets). Also `mf tasks generate`'s key rule.
+pub fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
     specs
         .iter()
         .filter(|s| s.provider.wire().is_some() && s.provider.key_required())

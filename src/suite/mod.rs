@@ -15,6 +15,7 @@ pub mod read;
 pub mod select;
 pub mod taskset;
 pub mod validate;
+pub mod write;
 
 pub use read::read_suite_any;
 pub use select::{Selection, select};

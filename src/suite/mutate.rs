@@ -150,7 +150,7 @@ fn variant(
 ) -> Option<String> {
     let input = case.input.trim();
     match kind {
-        MutationKind::Casing => casing(input, rng),
+        MutationKind::Casing => casing(input, &protected_values(case), rng),
         MutationKind::Punctuation => Some(punctuation(input, rng)),
         MutationKind::Filler => Some(filler(input, rng)),
         MutationKind::Typos => typos(input, &protected_values(case), rng),
@@ -166,18 +166,40 @@ fn pick<'a>(rng: &mut CounterStream, options: &[&'a str]) -> &'a str {
     options[rng.below(options.len() as u64) as usize]
 }
 
-fn casing(input: &str, rng: &mut CounterStream) -> Option<String> {
-    let title = input
-        .split(' ')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map_or_else(String::new, |f| {
-                f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase()
+/// A word casing may change: plain letters (around its punctuation) that are not part of an
+/// expected argument value. Emails, ids, paths and numbers keep their case.
+fn casing_free(word: &str, protected: &[String]) -> bool {
+    let core = word.trim_matches(|c: char| !c.is_alphanumeric());
+    !core.is_empty()
+        && core.chars().all(char::is_alphabetic)
+        && !protected.iter().any(|p| p.contains(&core.to_lowercase()))
+}
+
+fn casing(input: &str, protected: &[String], rng: &mut CounterStream) -> Option<String> {
+    let apply = |f: &dyn Fn(&str) -> String| -> String {
+        input
+            .split(' ')
+            .map(|w| {
+                if casing_free(w, protected) {
+                    f(w)
+                } else {
+                    w.to_owned()
+                }
             })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let title = |w: &str| {
+        let mut c = w.chars();
+        c.next().map_or_else(String::new, |f| {
+            f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase()
         })
-        .collect::<Vec<_>>()
-        .join(" ");
-    let options = [input.to_lowercase(), input.to_uppercase(), title];
+    };
+    let options = [
+        apply(&|w: &str| w.to_lowercase()),
+        apply(&|w: &str| w.to_uppercase()),
+        apply(&title),
+    ];
     let start = rng.below(3) as usize;
     (0..3)
         .map(|i| &options[(start + i) % 3])
@@ -185,10 +207,19 @@ fn casing(input: &str, rng: &mut CounterStream) -> Option<String> {
         .cloned()
 }
 
+/// Sentence punctuation dropped: a `. , ! ? ; :` followed by a space or the end. Inside a
+/// token (`a.b@c.com`, `10:30`, `v1.2`) it stays.
 fn punctuation(input: &str, rng: &mut CounterStream) -> String {
-    let stripped: String = input
-        .chars()
-        .filter(|c| !matches!(c, '.' | ',' | '!' | '?' | ';' | ':'))
+    let chars: Vec<char> = input.chars().collect();
+    let stripped: String = chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| {
+            let sentence = matches!(c, '.' | ',' | '!' | '?' | ';' | ':');
+            let at_break = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+            !(sentence && at_break)
+        })
+        .map(|(_, c)| *c)
         .collect();
     if stripped != input {
         return stripped.trim_end().to_owned();
@@ -211,13 +242,23 @@ const CLOSERS: &[&str] = &[
     "Much appreciated!",
 ];
 
+/// `opener input`: the input's first word lower-cased when the opener runs into it
+/// (`Please which …`, not `Hi! Which …`).
+fn open_with(opener: &str, input: &str) -> String {
+    if opener.ends_with(['.', '!', '?', ':']) {
+        format!("{opener} {input}")
+    } else {
+        format!("{opener} {}", decapitalize(input))
+    }
+}
+
 fn filler(input: &str, rng: &mut CounterStream) -> String {
     match rng.below(3) {
-        0 => format!("{} {input}", pick(rng, OPENERS)),
+        0 => open_with(pick(rng, OPENERS), input),
         1 => format!("{input} {}", pick(rng, CLOSERS)),
         _ => {
             let open = pick(rng, OPENERS);
-            format!("{open} {input} {}", pick(rng, CLOSERS))
+            format!("{} {}", open_with(open, input), pick(rng, CLOSERS))
         }
     }
 }
@@ -240,13 +281,13 @@ fn protected_values(case: &Case) -> Vec<String> {
     out
 }
 
-/// A word may get a typo when it is plain letters (at least 4) outside quotes and is not part of
-/// an expected argument value.
-fn typo_eligible(word: &str, in_quote: bool, protected: &[String]) -> bool {
+/// A word may get a typo when it is plain letters (at least 4, around its punctuation) outside
+/// quotes and is not part of an expected argument value.
+fn typo_eligible(core: &str, in_quote: bool, protected: &[String]) -> bool {
     !in_quote
-        && word.chars().count() >= 4
-        && word.chars().all(char::is_alphabetic)
-        && !protected.iter().any(|p| p.contains(&word.to_lowercase()))
+        && core.chars().count() >= 4
+        && core.chars().all(char::is_alphabetic)
+        && !protected.iter().any(|p| p.contains(&core.to_lowercase()))
 }
 
 fn misspell(word: &str, rng: &mut CounterStream) -> String {
@@ -263,30 +304,33 @@ fn misspell(word: &str, rng: &mut CounterStream) -> String {
     chars.into_iter().collect()
 }
 
+const QUOTES: &[char] = &['"', '\'', '`', '“', '”', '‘', '’'];
+
 fn typos(input: &str, protected: &[String], rng: &mut CounterStream) -> Option<String> {
-    // Split into words and separators, tracking quotes.
-    let mut tokens: Vec<(String, bool)> = Vec::new(); // (text, eligible)
+    // Whitespace-separated chunks; each chunk's letters between its leading and trailing
+    // punctuation are its core. Quotes open and close spans that are never touched.
+    let chunks: Vec<&str> = input.split(' ').collect();
+    let mut eligible = Vec::new();
     let mut in_quote = false;
-    let mut word = String::new();
-    let flush = |word: &mut String, tokens: &mut Vec<(String, bool)>, in_quote: bool| {
-        if !word.is_empty() {
-            let eligible = typo_eligible(word, in_quote, protected);
-            tokens.push((std::mem::take(word), eligible));
+    for (i, chunk) in chunks.iter().enumerate() {
+        let opens = chunk.starts_with(QUOTES);
+        let closes = chunk.len() > 1
+            && chunk
+                .trim_end_matches(['.', ',', '!', '?', ';', ':'])
+                .ends_with(QUOTES);
+        let quoted = in_quote || opens;
+        let core = chunk.trim_matches(|c: char| !c.is_alphanumeric());
+        if typo_eligible(core, quoted, protected) {
+            eligible.push(i);
         }
-    };
-    for c in input.chars() {
-        if c.is_alphanumeric() || c == '_' || c == '@' || c == '/' || c == '-' {
-            word.push(c);
-            continue;
-        }
-        flush(&mut word, &mut tokens, in_quote);
-        if matches!(c, '"' | '\'' | '`' | '“' | '”') {
-            in_quote = !in_quote;
-        }
-        tokens.push((c.to_string(), false));
+        in_quote = if opens && !closes {
+            true
+        } else if closes {
+            false
+        } else {
+            in_quote
+        };
     }
-    flush(&mut word, &mut tokens, in_quote);
-    let eligible: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i].1).collect();
     if eligible.is_empty() {
         return None;
     }
@@ -298,10 +342,20 @@ fn typos(input: &str, protected: &[String], rng: &mut CounterStream) -> Option<S
     if hit.is_empty() {
         hit.push(eligible[rng.below(eligible.len() as u64) as usize]);
     }
+    let mut out: Vec<String> = chunks.iter().map(|c| (*c).to_owned()).collect();
     for i in hit {
-        tokens[i].0 = misspell(&tokens[i].0, rng);
+        let chunk = &chunks[i];
+        let start = chunk.find(|c: char| c.is_alphanumeric()).unwrap_or(0);
+        let core = chunk.trim_matches(|c: char| !c.is_alphanumeric());
+        let end = start + core.len();
+        out[i] = format!(
+            "{}{}{}",
+            &chunk[..start],
+            misspell(core, rng),
+            &chunk[end..]
+        );
     }
-    Some(tokens.into_iter().map(|(t, _)| t).collect())
+    Some(out.join(" "))
 }
 
 const TRAILING: &[&str] = &[
@@ -368,7 +422,8 @@ fn word_order(input: &str) -> Option<String> {
 }
 
 /// The object of a tool name: its words after the first (the verb), or the name itself when it
-/// is one word: `close_ticket` → `ticket`, `listUsers` → `users`, `files.read` → `read`… files.
+/// is one word: `close_ticket` → `ticket`, `listUsers` → `users`, `kb_search_articles` →
+/// `articles`.
 fn object_of(name: &str) -> String {
     let mut words: Vec<String> = Vec::new();
     let mut cur = String::new();
@@ -390,12 +445,39 @@ fn object_of(name: &str) -> String {
     if !cur.is_empty() {
         words.push(cur);
     }
-    match words.len() {
-        0 => name.to_owned(),
-        1 => words.remove(0),
-        _ => words[1..].join(" "),
+    if words.len() < 2 {
+        return words.pop().unwrap_or_else(|| name.to_owned());
+    }
+    // The object follows the verb: `kb_search_articles` → `articles`; without a known verb,
+    // everything after the first word. Leading prepositions go (`escalate_to_human` → `human`).
+    let after = words
+        .iter()
+        .position(|w| VERBS.contains(&w.as_str()))
+        .filter(|&i| i + 1 < words.len())
+        .map_or(1, |i| i + 1);
+    let rest: Vec<&str> = words[after..]
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| {
+            matches!(
+                *w,
+                "to" | "for" | "by" | "of" | "on" | "in" | "a" | "an" | "the"
+            )
+        })
+        .collect();
+    if rest.is_empty() {
+        words[after..].join(" ")
+    } else {
+        rest.join(" ")
     }
 }
+
+/// Verbs tool names start with; what follows them is the object.
+const VERBS: &[&str] = &[
+    "get", "list", "search", "find", "create", "update", "delete", "add", "remove", "set", "send",
+    "issue", "escalate", "close", "open", "fetch", "read", "write", "run", "query", "check",
+    "make", "lookup", "post", "put", "edit", "cancel", "refund", "move", "copy",
+];
 
 fn distractor(
     input: &str,
@@ -418,7 +500,7 @@ fn distractor(
     let object = &others[rng.below(others.len() as u64) as usize];
     let clause = match rng.below(3) {
         0 => format!("(I'm not asking about the {object}.)"),
-        1 => format!("The {object} can stay as it is."),
+        1 => format!("Leave the {object} out of this."),
         _ => format!("No need to touch the {object}."),
     };
     let sep = if input.ends_with(['.', '?', '!']) {

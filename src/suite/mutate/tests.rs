@@ -114,3 +114,24 @@ fn earlier_variants_are_replaced_not_mutated_again() {
     assert_eq!(twice.dropped, once.variants);
     assert_eq!(twice.suite.cases, once.suite.cases);
 }
+
+#[test]
+fn punctuation_and_casing_leave_data_tokens_alone() {
+    let mut rng = stream(0, "p", MutationKind::Punctuation);
+    assert_eq!(
+        punctuation("Mail sam@example.com at 10:30, please.", &mut rng),
+        "Mail sam@example.com at 10:30 please"
+    );
+    for seed in 0..10 {
+        let mut rng = stream(seed, "c", MutationKind::Casing);
+        let out = casing("Is lee@example.com a VIP?", &[], &mut rng).expect("a new casing");
+        assert!(out.contains("lee@example.com"), "{out}");
+    }
+    let mut rng = stream(0, "c", MutationKind::Casing);
+    let kept = casing("find Rossi", &["rossi".to_owned()], &mut rng).expect("casing");
+    assert!(kept.ends_with("Rossi"), "{kept}");
+    assert_eq!(object_of("kb_search_articles"), "articles");
+    assert_eq!(object_of("escalate_to_human"), "human");
+    assert_eq!(open_with("Please", "Which invoices?"), "Please which invoices?");
+    assert_eq!(open_with("Hi!", "Which invoices?"), "Hi! Which invoices?");
+}
