@@ -16,6 +16,7 @@ pub mod evaluate;
 pub mod models;
 pub mod plan;
 pub mod power;
+pub mod robustness;
 pub mod run;
 pub mod score;
 mod scorecard;

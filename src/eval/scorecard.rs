@@ -188,6 +188,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 errors_by_kind,
             },
             metrics,
+            robustness: None,
             trials: rows,
         });
     }
@@ -206,7 +207,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         tools: inp.tools.to_vec(),
         skills: Vec::new(),
     };
-    Scorecard {
+    let mut card = Scorecard {
         version: SCORECARD_VERSION,
         kind: "scorecard".into(),
         status,
@@ -228,6 +229,8 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                     reviewed: c.reviewed,
                     tags: c.tags.clone(),
                     line: c.line,
+                    mutated_from: c.mutated_from.clone(),
+                    mutation: c.mutation.clone(),
                     prompt_tokens: *t,
                 })
                 .collect(),
@@ -253,7 +256,11 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             wall_ms: inp.wall.as_millis() as u64,
             run_ms: inp.run.as_millis() as u64,
         },
+    };
+    for model in &mut card.models {
+        model.robustness = super::robustness::robustness(model, &card.suite.cases);
     }
+    card
 }
 
 /// A provider that reports fewer input tokens per trial than half of what the tools alone take

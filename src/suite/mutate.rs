@@ -172,7 +172,7 @@ fn casing_free(word: &str, protected: &[String]) -> bool {
     let core = word.trim_matches(|c: char| !c.is_alphanumeric());
     !core.is_empty()
         && core.chars().all(char::is_alphabetic)
-        && !protected.iter().any(|p| p.contains(&core.to_lowercase()))
+        && !protected.contains(&core.to_lowercase())
 }
 
 fn casing(input: &str, protected: &[String], rng: &mut CounterStream) -> Option<String> {
@@ -263,12 +263,17 @@ fn filler(input: &str, rng: &mut CounterStream) -> String {
     }
 }
 
-/// Every string value in the case's `expectedArgs` (lower-cased): words inside them are data
-/// the model must copy, so they are never misspelt.
+/// The words of every string value in the case's `expectedArgs` (lower-cased): they are data
+/// the model must copy, so they are never misspelt or re-cased.
 fn protected_values(case: &Case) -> Vec<String> {
     fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
         match v {
-            serde_json::Value::String(s) => out.push(s.to_lowercase()),
+            serde_json::Value::String(s) => out.extend(
+                s.to_lowercase()
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_owned),
+            ),
             serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
             serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, out)),
             _ => {}
@@ -287,7 +292,7 @@ fn typo_eligible(core: &str, in_quote: bool, protected: &[String]) -> bool {
     !in_quote
         && core.chars().count() >= 4
         && core.chars().all(char::is_alphabetic)
-        && !protected.iter().any(|p| p.contains(&core.to_lowercase()))
+        && !protected.contains(&core.to_lowercase())
 }
 
 fn misspell(word: &str, rng: &mut CounterStream) -> String {

@@ -132,6 +132,9 @@ fn punctuation_and_casing_leave_data_tokens_alone() {
     assert!(kept.ends_with("Rossi"), "{kept}");
     assert_eq!(object_of("kb_search_articles"), "articles");
     assert_eq!(object_of("escalate_to_human"), "human");
-    assert_eq!(open_with("Please", "Which invoices?"), "Please which invoices?");
+    assert_eq!(
+        open_with("Please", "Which invoices?"),
+        "Please which invoices?"
+    );
     assert_eq!(open_with("Hi!", "Which invoices?"), "Hi! Which invoices?");
 }
