@@ -144,10 +144,11 @@ fn normalized(input: &str) -> String {
         .to_lowercase()
 }
 
-/// The case a variant was made from, else the case itself: variants of one case (and the case)
-/// are meant to be near-duplicates of each other.
-fn family(case: &Case) -> &str {
-    case.mutated_from.as_deref().unwrap_or(&case.id)
+/// Whether `a` and `b` are a case and its variant, or two variants of one case: those are
+/// meant to be near-duplicates of each other.
+fn related(a: &Case, b: &Case) -> bool {
+    let of = |v: &Case, o: &Case| v.mutated_from.as_deref() == Some(o.id.as_str());
+    of(a, b) || of(b, a) || (a.mutated_from.is_some() && a.mutated_from == b.mutated_from)
 }
 
 /// Pairs of cases with the same normalized input (each later case against the first one),
@@ -160,7 +161,7 @@ fn same_inputs(cases: &[Case]) -> Vec<(&Case, &Case)> {
             continue;
         }
         match first.get(&normalized(&case.input)) {
-            Some(earlier) if family(earlier) != family(case) => pairs.push((*earlier, case)),
+            Some(earlier) if !related(earlier, case) => pairs.push((*earlier, case)),
             Some(_) => {}
             None => {
                 first.insert(normalized(&case.input), case);

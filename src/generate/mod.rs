@@ -1,6 +1,7 @@
 //! `mf tasks generate` as a library: a model drafts cases for a surface — per tool, cases that
-//! should call it and must-not-call near misses; per confusable pair (the pairs `mf cluster`
-//! and `confusable-pair` find, strongest first), boundary cases for each side. The plan is one
+//! should call it and must-not-call near misses; per confusable pair (the risky pairs
+//! `mf cluster` reports at its default threshold, strongest first), boundary cases for each
+//! side. The plan is one
 //! request per tool and per pair ([`plan`]), checked against the request and token caps and
 //! the key rules of eval before anything is sent; [`run`] sends it and keeps the drafts that
 //! name a tool the request was about (or none), each once. Every case is `reviewed: false`,
@@ -13,7 +14,7 @@ pub mod prompt;
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::analyze::confusable::confusable_pairs;
+use crate::analyze::cluster::{ClusterOptions, cluster};
 use crate::eval::EvalError;
 use crate::eval::config::EvalConfig;
 use crate::eval::evaluate::missing_keys;
@@ -22,7 +23,7 @@ use crate::eval::run::Backend;
 use crate::providers::TrialRequest;
 use crate::providers::config::ModelSpec;
 use crate::suite::{Case, Suite};
-use crate::surface::{Tool, tokens};
+use crate::surface::{Surface, Tool, tokens};
 
 use prompt::{Ask, RECORD_TOOL};
 
@@ -136,12 +137,21 @@ pub fn plan(
         }
     }
     if config.boundary > 0 {
-        for pair in confusable_pairs(tools).into_iter().take(config.max_pairs) {
-            asks.push(Ask::Pair {
-                a: pair.a,
-                b: pair.b,
-                per_side: config.boundary,
-            });
+        // The risky pairs `mf cluster` reports (default threshold), strongest first.
+        let surface = Surface {
+            tools: tools.to_vec(),
+            skills: Vec::new(),
+        };
+        let report = cluster(&surface, &ClusterOptions::default());
+        let index = |name: &str| tools.iter().position(|t| t.name == name);
+        for pair in report.risky_pairs.iter().take(config.max_pairs) {
+            if let (Some(a), Some(b)) = (index(&pair.a), index(&pair.b)) {
+                asks.push(Ask::Pair {
+                    a,
+                    b,
+                    per_side: config.boundary,
+                });
+            }
         }
     }
     let record = prompt::record_tool();
