@@ -64,13 +64,19 @@ pub struct GenerateConfigError(pub String);
 pub enum GenerateError {
     /// The model, its key policy or the HTTP client.
     #[error(transparent)]
-    Eval(#[from] EvalError),
+    Eval(Box<EvalError>),
     /// A setting.
     #[error(transparent)]
     Config(#[from] GenerateConfigError),
     /// Every request failed or drafted nothing usable.
     #[error("no case was drafted:\n{}", .0.iter().map(|n| format!("  - {n}")).collect::<Vec<_>>().join("\n"))]
     Nothing(Vec<String>),
+}
+
+impl From<EvalError> for GenerateError {
+    fn from(e: EvalError) -> GenerateError {
+        GenerateError::Eval(Box::new(e))
+    }
 }
 
 /// One request of the plan.

@@ -458,3 +458,39 @@ async fn generate_without_the_key_says_what_it_would_send_and_sends_nothing() {
     assert!(!dir.path().join("d.json").exists());
     assert_eq!(server.received_requests().await.map_or(0, |r| r.len()), 0);
 }
+
+#[test]
+fn every_tasks_lint_code_is_documented_with_its_severity_and_in_the_schema() {
+    let out = crate::support::mf()
+        .args(["tasks", "lint", "--list-rules"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let schema_md = std::fs::read_to_string(root().join("SCHEMA.md")).expect("SCHEMA.md");
+    let json_schema = std::fs::read_to_string(root().join("schemas/tasks-lint-report.schema.json"))
+        .expect("schema");
+    let listed = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<(&str, &str)> = listed
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            Some((w.next()?, w.next()?))
+        })
+        .collect();
+    assert_eq!(rows.len(), 12, "{listed}");
+    for (code, severity) in rows {
+        assert!(
+            schema_md.contains(&format!("| `{code}` | {severity} |")),
+            "SCHEMA.md lacks the row of {code} ({severity})"
+        );
+        assert!(
+            json_schema.contains(&format!("\"{code}\"")),
+            "{code} not in the JSON Schema"
+        );
+        let explain = crate::support::mf()
+            .args(["tasks", "lint", "--explain", code])
+            .output()
+            .expect("runs");
+        assert_eq!(explain.status.code(), Some(0), "{}", show(&explain));
+    }
+}
