@@ -9,9 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::cases::failure_of;
 use crate::report::metrics::{Rate, Verdict};
-use crate::report::scorecard::{
-    BrokenVariant, CaseInfo, KindRobustness, ModelResult, Robustness, TrialRow,
-};
+use crate::report::scorecard::{BrokenVariant, CaseInfo, KindRobustness, Robustness, TrialRow};
 
 /// (passed, scored) trials.
 fn tally<'a>(trials: impl Iterator<Item = &'a TrialRow>) -> (u64, u64) {
@@ -30,9 +28,9 @@ fn majority((passed, scored): (u64, u64)) -> bool {
     scored > 0 && 2 * passed > scored
 }
 
-/// The robustness of `model` over `cases`; `None` when no selected variant has a reviewed
-/// original in the run.
-pub fn robustness(model: &ModelResult, cases: &[CaseInfo]) -> Option<Robustness> {
+/// The robustness of one model's `trials` over `cases`; `None` when no selected variant has a
+/// reviewed original in the run.
+pub fn robustness(trials: &[TrialRow], cases: &[CaseInfo]) -> Option<Robustness> {
     let originals: BTreeMap<&str, &CaseInfo> = cases
         .iter()
         .filter(|c| c.reviewed && c.mutated_from.is_none())
@@ -50,7 +48,7 @@ pub fn robustness(model: &ModelResult, cases: &[CaseInfo]) -> Option<Robustness>
         return None;
     }
     let mut by_case: BTreeMap<&str, Vec<&TrialRow>> = BTreeMap::new();
-    for t in &model.trials {
+    for t in trials {
         by_case.entry(t.case.as_str()).or_default().push(t);
     }
     let of = |id: &str| tally(by_case.get(id).into_iter().flatten().copied());
@@ -114,4 +112,87 @@ pub fn robustness(model: &ModelResult, cases: &[CaseInfo]) -> Option<Robustness>
         by_kind,
         broken,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(id: &str, from: Option<&str>, kind: Option<&str>) -> CaseInfo {
+        CaseInfo {
+            id: id.into(),
+            input_hash: "sha256:0".into(),
+            expected_tool: Some("t".into()),
+            reviewed: from.is_none(),
+            tags: vec![],
+            line: None,
+            mutated_from: from.map(str::to_owned),
+            mutation: kind.map(str::to_owned),
+            prompt_tokens: 1,
+        }
+    }
+
+    fn trials(id: &str, verdicts: &[Verdict]) -> Vec<TrialRow> {
+        verdicts
+            .iter()
+            .enumerate()
+            .map(|(i, v)| TrialRow {
+                case: id.into(),
+                trial: i as u32,
+                order: vec![],
+                verdict: *v,
+                calls: vec![],
+                args: None,
+                text: None,
+                error: None,
+                latency_ms: None,
+                usage: None,
+                retries: 0,
+                cached: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn variants_are_weighed_against_their_own_originals() {
+        use Verdict::{Correct as C, Error as E, WrongTool as W};
+        let cases = [
+            case("a", None, None),
+            case("a~typos", Some("a"), Some("typos")),
+            case("a~casing", Some("a"), Some("casing")),
+            case("b", None, None), // no variant: not counted
+            case("x~typos", Some("gone"), Some("typos")), // original not in the run
+        ];
+        let mut rows = trials("a", &[C, C, C]);
+        rows.extend(trials("a~typos", &[W, W, C]));
+        rows.extend(trials("a~casing", &[C, C, E]));
+        rows.extend(trials("b", &[W, W, W]));
+        rows.extend(trials("x~typos", &[C]));
+        let r = robustness(&rows, &cases).expect("variants");
+        assert_eq!((r.original.numerator, r.original.denominator), (3, 3));
+        // Errors are not scored: 1 of 3 typos + 2 of 2 casing.
+        assert_eq!((r.mutated.numerator, r.mutated.denominator), (3, 5));
+        assert!(r.delta.is_some_and(|d| (d - (0.6 - 1.0)).abs() < 1e-12));
+        let kinds: Vec<(&str, u64, u64)> = r
+            .by_kind
+            .iter()
+            .map(|k| {
+                (
+                    k.mutation.as_str(),
+                    k.mutated.numerator,
+                    k.mutated.denominator,
+                )
+            })
+            .collect();
+        assert_eq!(kinds, vec![("casing", 2, 2), ("typos", 1, 3)]);
+        assert_eq!(
+            r.broken,
+            vec![BrokenVariant {
+                case: "a".into(),
+                variant: "a~typos".into(),
+                mutation: "typos".into()
+            }]
+        );
+        assert_eq!(robustness(&rows, &cases[..1]), None);
+    }
 }

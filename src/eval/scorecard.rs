@@ -258,7 +258,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         },
     };
     for model in &mut card.models {
-        model.robustness = super::robustness::robustness(model, &card.suite.cases);
+        model.robustness = super::robustness::robustness(&model.trials, &card.suite.cases);
     }
     card
 }
