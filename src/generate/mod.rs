@@ -27,6 +27,9 @@ use crate::surface::{Surface, Tool, tokens};
 
 use prompt::{Ask, RECORD_TOOL};
 
+/// The longest draft input kept, in characters (a model's answer is untrusted text).
+pub const MAX_DRAFT_CHARS: usize = 2_000;
+
 /// Default of `--max-requests`.
 pub const DEFAULT_MAX_REQUESTS: u64 = 50;
 /// Hard cap on `--max-requests`.
@@ -305,10 +308,32 @@ pub fn run(
             .into_iter()
             .map(|i| tools[i].name.as_str())
             .collect();
+        // A request keeps at most what it asked for, twice over.
+        let asked = match request.ask {
+            Ask::Tool {
+                cases, near_misses, ..
+            } => cases + near_misses,
+            Ask::Pair { per_side, .. } => 2 * per_side,
+        };
+        let mut kept_here = 0;
         for call in calls {
             let mut notes = Vec::new();
             let args = call.arguments.clone().unwrap_or_default();
             for draft in prompt::drafts(&args, &mut notes) {
+                if draft.input.chars().count() > MAX_DRAFT_CHARS {
+                    notes.push(format!(
+                        "dropped a draft of {} characters (at most {MAX_DRAFT_CHARS})",
+                        draft.input.chars().count()
+                    ));
+                    continue;
+                }
+                if kept_here >= 2 * asked.max(1) {
+                    notes.push(format!(
+                        "dropped drafts beyond {} (twice what was asked)",
+                        2 * asked.max(1)
+                    ));
+                    break;
+                }
                 if let Some(name) = &draft.expected
                     && !allowed.contains(&name.as_str())
                 {
@@ -328,6 +353,7 @@ pub fn run(
                     notes.push(format!("dropped {:?}: drafted before", draft.input));
                     continue;
                 }
+                kept_here += 1;
                 let group = draft.expected.clone().unwrap_or_else(|| "none".into());
                 let k = counts.entry(group.clone()).or_default();
                 *k += 1;
