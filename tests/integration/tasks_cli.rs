@@ -494,3 +494,68 @@ fn every_tasks_lint_code_is_documented_with_its_severity_and_in_the_schema() {
         assert_eq!(explain.status.code(), Some(0), "{}", show(&explain));
     }
 }
+
+#[test]
+fn a_task_set_stays_a_task_set_and_its_surface_is_rebased() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let suites = crate::support::fixture("suites");
+    std::fs::copy(suites.join("tasks.yaml"), dir.path().join("tasks.yaml")).expect("copy");
+    std::fs::copy(suites.join("suite.json"), dir.path().join("suite.json")).expect("copy");
+    std::fs::create_dir_all(dir.path().join("out")).expect("mkdir");
+    // Out of the suite's folder: `surface: suite.json` would leave out/ — refused, nothing written.
+    let refused = mf_in(dir.path())
+        .args([
+            "tasks",
+            "mutate",
+            "--suite",
+            "tasks.yaml",
+            "--out",
+            "out/m.yaml",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(1), "{}", show(&refused));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("surface \"suite.json\""),
+        "{}",
+        show(&refused)
+    );
+    assert!(!dir.path().join("out/m.yaml").exists());
+
+    let out = mf_in(dir.path())
+        .args([
+            "tasks",
+            "mutate",
+            "--suite",
+            "tasks.yaml",
+            "--out",
+            "m.yaml",
+        ])
+        .args(["--kinds", "typos,filler"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let text = std::fs::read_to_string(dir.path().join("m.yaml")).expect("written");
+    let set: Value = serde_yaml_ng::from_str(&text).expect("yaml");
+    assert_eq!(set["surface"], "suite.json");
+    let tasks = set["tasks"].as_array().expect("a task set");
+    let kinds: std::collections::BTreeSet<&str> = tasks
+        .iter()
+        .filter_map(|t| t["mutation"].as_str())
+        .collect();
+    assert_eq!(kinds, ["filler", "typos"].into_iter().collect());
+    assert_eq!(tasks.len(), 4 + 4 * 2, "{text}");
+    for t in tasks.iter().filter(|t| t.get("mutatedFrom").is_some()) {
+        assert_eq!(t["reviewed"], false);
+        assert!(t["id"].as_str().is_some_and(|id| id.contains('~')));
+    }
+    // The originals keep their shape: no reviewed/source keys were added to them.
+    assert!(tasks[0].get("reviewed").is_none(), "{}", tasks[0]);
+    let lint = mf_in(dir.path())
+        .args(["tasks", "lint", "--suite", "m.yaml", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(lint.status.code(), Some(0), "{}", show(&lint));
+    let report = stdout_json(&lint);
+    assert_eq!(report["summary"]["errors"], 0, "{report}");
+}
