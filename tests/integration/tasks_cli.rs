@@ -288,6 +288,43 @@ fn mutate_with_the_same_seed_writes_the_same_bytes_and_every_variant_is_unreview
         .map(|k| k["mutated"]["denominator"].as_u64().unwrap_or_default())
         .sum();
     assert_eq!(kinds, variants as u64);
+
+    // mf compare pairs the variants of two runs like any metric: `robustness`.
+    for side in ["base.json", "head.json"] {
+        let run = mf_in(dir.path())
+            .args([
+                "eval", "--suite", "b.json", "--models", "lexical", "--repeat", "1",
+            ])
+            .args(["--no-cache", "--no-progress", "--json-out", side])
+            .output()
+            .expect("runs");
+        assert_eq!(run.status.code(), Some(0), "{}", show(&run));
+    }
+    let cmp = mf_in(dir.path())
+        .args(["compare", "base.json", "head.json", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(cmp.status.code(), Some(0), "{}", show(&cmp));
+    let report = stdout_json(&cmp);
+    let v = crate::report_schemas::linked_validator("compare-report.schema.json");
+    let errors: Vec<String> = v
+        .iter_errors(&report)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let rob = &report["eval"]["models"][0]["robustness"];
+    assert_eq!(rob["metric"], "robustness", "{rob}");
+    assert_eq!(rob["before"]["denominator"], variants as u64, "{rob}");
+    assert_eq!(rob["before"], rob["after"], "the same offline run twice");
+    let text = mf_in(dir.path())
+        .args(["compare", "base.json", "head.json"])
+        .output()
+        .expect("runs");
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("robustness"),
+        "{}",
+        show(&text)
+    );
 }
 
 /// An OpenAI-compatible server that drafts through `record_cases`: for each tool definition in
