@@ -174,3 +174,87 @@ pub fn drafts(arguments: &Value, notes: &mut Vec<String>) -> Vec<Draft> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drafts_keep_well_formed_entries_and_note_the_rest() {
+        let mut notes = Vec::new();
+        let got = drafts(
+            &json!({"cases": [
+                {"input": "  where is my order  ", "expectedTool": "lookup_order"},
+                {"input": "tell me a joke", "expectedTool": null},
+                {"input": "", "expectedTool": "x"},
+                {"input": "no expectation"},
+                {"expectedTool": "x"}
+            ]}),
+            &mut notes,
+        );
+        assert_eq!(
+            got,
+            vec![
+                Draft {
+                    input: "where is my order".into(),
+                    expected: Some("lookup_order".into())
+                },
+                Draft {
+                    input: "tell me a joke".into(),
+                    expected: None
+                },
+            ]
+        );
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert!(notes[0].starts_with("case #3"), "{notes:?}");
+        let mut notes = Vec::new();
+        assert!(drafts(&json!({"items": []}), &mut notes).is_empty());
+        assert_eq!(notes, vec!["the answer has no `cases` array"]);
+    }
+
+    #[test]
+    fn a_message_names_its_tools_and_the_others() {
+        let mut a = Tool::named("get_invoice", Origin::default(), Confidence::High);
+        a.description = Some("Fetch one invoice.".into());
+        let b = Tool::named("get_ticket", Origin::default(), Confidence::High);
+        let tools = [a, b];
+        let m = message(
+            &Ask::Tool {
+                tool: 0,
+                cases: 3,
+                near_misses: 1,
+            },
+            &tools,
+        );
+        assert!(
+            m.contains(r#"{"name":"get_invoice","description":"Fetch one invoice.""#),
+            "{m}"
+        );
+        assert!(
+            m.contains("Other tools the assistant has: get_ticket."),
+            "{m}"
+        );
+        assert!(
+            m.contains("Write 3 user message(s)") && m.contains("and 1 message(s)"),
+            "{m}"
+        );
+        let p = message(
+            &Ask::Pair {
+                a: 0,
+                b: 1,
+                per_side: 2,
+            },
+            &tools,
+        );
+        assert!(p.contains("Other tools the assistant has: none."), "{p}");
+        assert_eq!(
+            Ask::Pair {
+                a: 0,
+                b: 1,
+                per_side: 2
+            }
+            .allowed(),
+            vec![0, 1]
+        );
+    }
+}

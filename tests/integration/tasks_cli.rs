@@ -596,3 +596,47 @@ fn a_task_set_stays_a_task_set_and_its_surface_is_rebased() {
     let report = stdout_json(&lint);
     assert_eq!(report["summary"]["errors"], 0, "{report}");
 }
+
+#[tokio::test]
+async fn generate_refuses_a_plan_over_its_request_cap_with_every_reason() {
+    let server = MockServer::start().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    tools(dir.path());
+    let out = mf_in(dir.path())
+        .args([
+            "tasks",
+            "generate",
+            "tools.json",
+            "--models",
+            "openai-compatible:m",
+        ])
+        .args([
+            "--base-url",
+            &format!("{}/v1", server.uri()),
+            "--out",
+            "d.json",
+        ])
+        .args(["--max-requests", "2", "--max-input-tokens", "10"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let plan = String::from_utf8_lossy(&out.stdout);
+    assert!(plan.contains("over --max-requests 2"), "{plan}");
+    assert!(plan.contains("over --max-input-tokens 10"), "{plan}");
+    assert!(!dir.path().join("d.json").exists());
+    assert_eq!(server.received_requests().await.map_or(0, |r| r.len()), 0);
+    let offline = mf_in(dir.path())
+        .args([
+            "tasks",
+            "generate",
+            "tools.json",
+            "--models",
+            "lexical",
+            "--out",
+            "d.json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(offline.status.code(), Some(1), "{}", show(&offline));
+    assert!(String::from_utf8_lossy(&offline.stderr).contains("offline models cannot draft"));
+}
