@@ -71,6 +71,9 @@ pub enum GenerateError {
     /// A setting.
     #[error(transparent)]
     Config(#[from] GenerateConfigError),
+    /// Caps or a missing key refuse the plan: every reason at once; nothing was sent.
+    #[error("the plan cannot run, nothing was sent ({} reason{}):\n{}", .0.len(), if .0.len() == 1 { "" } else { "s" }, .0.iter().map(|r| format!("  - {r}")).collect::<Vec<_>>().join("\n"))]
+    Refused(Vec<String>),
     /// Every request failed or drafted nothing usable.
     #[error("no case was drafted:\n{}", .0.iter().map(|n| format!("  - {n}")).collect::<Vec<_>>().join("\n"))]
     Nothing(Vec<String>),

@@ -492,6 +492,11 @@ async fn generate_without_the_key_says_what_it_would_send_and_sends_nothing() {
         "{plan}"
     );
     assert!(plan.contains("nothing was sent"), "{plan}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the plan cannot run") && err.contains("OPENROUTER_API_KEY"),
+        "{err}"
+    );
     assert!(!dir.path().join("d.json").exists());
     assert_eq!(server.received_requests().await.map_or(0, |r| r.len()), 0);
 }

@@ -32,12 +32,12 @@ pub(super) fn run(args: &GenerateArgs, style: Style) -> Result<Exit, Error> {
     let tools = &input.surface.tools;
     let (plan, specs) = generate::plan(&config, tools, &suite, &suite_display)?;
     if config.dry_run || !plan.refusals.is_empty() {
+        // What it would send goes to stdout either way; a refusal is also the error (exit 1).
         crate::commands::print(&render::terminal::generate_plan(&plan, style))?;
-        return Ok(if plan.refusals.is_empty() {
-            Exit::Ok
-        } else {
-            Exit::InputError
-        });
+        if plan.refusals.is_empty() {
+            return Ok(Exit::Ok);
+        }
+        return Err(generate::GenerateError::Refused(plan.refusals).into());
     }
     let mut note = |line: &str| crate::commands::note(line);
     let drafted = generate::run(&config, &plan, specs, tools, &mut note)?;
