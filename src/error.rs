@@ -7,6 +7,7 @@ use crate::analyze::baseline::BaselineError;
 use crate::ci::CiError;
 use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
+use crate::generate::{GenerateConfigError, GenerateError};
 use crate::github::comment::CommentError;
 use crate::providers::config::ConfigError;
 use crate::render::RenderError;
@@ -61,6 +62,12 @@ pub enum Error {
     /// `mf ci` could not run.
     #[error(transparent)]
     Ci(Box<CiError>),
+    /// `mf tasks generate` could not run.
+    #[error(transparent)]
+    Generate(Box<GenerateError>),
+    /// A `mf tasks generate` setting.
+    #[error(transparent)]
+    GenerateConfig(#[from] GenerateConfigError),
     /// A template could not be rendered.
     #[error(transparent)]
     Template(#[from] TemplateError),
@@ -119,6 +126,12 @@ impl Error {
 impl From<EvalError> for Error {
     fn from(e: EvalError) -> Error {
         Error::Eval(Box::new(e))
+    }
+}
+
+impl From<GenerateError> for Error {
+    fn from(e: GenerateError) -> Error {
+        Error::Generate(Box::new(e))
     }
 }
 

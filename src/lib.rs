@@ -11,6 +11,7 @@ pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod exit;
+pub mod generate;
 pub mod github;
 pub mod providers;
 pub mod render;

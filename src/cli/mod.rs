@@ -14,6 +14,7 @@ pub mod merge;
 pub mod report;
 pub mod scan;
 pub mod target;
+pub mod tasks;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -111,6 +112,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
     Ci(ci::CiArgs),
+    /// Author and check task sets: `lint`, `mutate`, `generate`.
+    Tasks(tasks::TasksArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
 }

@@ -13,6 +13,7 @@ mod lint;
 mod merge;
 mod report;
 mod scan;
+mod tasks;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -70,6 +71,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),
+        Command::Tasks(args) => tasks::run(&args, style),
     }
 }
 

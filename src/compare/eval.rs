@@ -26,6 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::eval::cases::failure_of;
 use crate::eval::power::power_plan;
 use crate::eval::score::picked_label;
 use crate::providers::Reply;
@@ -566,11 +567,45 @@ fn compare_model(
         })
         .collect();
     adjust(&mut pairs, pairing, alpha);
+
+    // Variants are unreviewed, so `cases` (reviewed on both sides) has none: pair them here, by
+    // the same rule (same id, same input).
+    let base_inputs: BTreeMap<&str, &str> = base
+        .1
+        .suite
+        .cases
+        .iter()
+        .map(|c| (c.id.as_str(), c.input_hash.as_str()))
+        .collect();
+    let variants: Vec<&CaseInfo> = head
+        .1
+        .suite
+        .cases
+        .iter()
+        .filter(|c| c.mutated_from.is_some())
+        .filter(|c| base_inputs.get(c.id.as_str()) == Some(&c.input_hash.as_str()))
+        .collect();
+    let robustness = (!variants.is_empty()).then(|| {
+        compare_metric(
+            &Metric {
+                name: "robustness",
+                subject: None,
+                higher_is_better: true,
+                applies: Box::new(|_| true),
+                value: Box::new(|r, _| Some(failure_of(r).is_none())),
+            },
+            &variants,
+            (&bi, &hi, again),
+            pairing,
+            alpha,
+        )
+    });
     ModelComparison {
         model: model.to_owned(),
         metrics,
         tools,
         pairs,
+        robustness,
     }
 }
 

@@ -188,8 +188,8 @@ pub fn profile_tools(
 }
 
 /// Paid models whose key variable is required and not set (checked before any request, so a
-/// run lists it with the budgets).
-fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
+/// run lists it with the budgets). Also `mf tasks generate`'s key rule.
+pub fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
     specs
         .iter()
         .filter(|s| s.provider.wire().is_some() && s.provider.key_required())
@@ -232,11 +232,18 @@ pub fn evaluate(
         Some(p) => format!("profile {p:?}"),
         None => format!("the surface ({surface_label})"),
     };
-    let problems = super::check_suite::check_cases(&cases, &tools, &suite.display, &offered);
+    // The error rules of `mf tasks lint`, on the selected cases against the offered tools.
+    let problems =
+        super::task_lint::blocking(&cases, &tools, &suite.display, &offered, suite.suite.format);
     if !problems.is_empty() {
+        let lines: Vec<String> = problems
+            .iter()
+            .map(|f| format!("  {} [{}]", f.one_line(), f.code))
+            .collect();
         return Err(EvalError::Plan(format!(
-            "the suite names what the surface does not have, so no request was sent:\n{}",
-            problems.join("\n")
+            "the suite cannot be evaluated as written, so no request was sent \
+             (`mf tasks lint` lists the same):\n{}",
+            lines.join("\n")
         )));
     }
 

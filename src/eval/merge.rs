@@ -127,6 +127,8 @@ fn cases_of(card: &Scorecard) -> Vec<Case> {
             source: None,
             reviewed: c.reviewed,
             line: c.line,
+            mutated_from: c.mutated_from.clone(),
+            mutation: c.mutation.clone(),
         })
         .collect()
 }
@@ -288,6 +290,7 @@ fn join(parts: &[Part], missing: Vec<u32>, missing_trials: u64) -> Scorecard {
             model.metrics.argument_accuracy_na.as_deref(),
         );
         model.trials = rows;
+        model.robustness = super::robustness::robustness(&model.trials, &card.suite.cases);
         gates.extend(judge(model, card.suite.tool_tokens, &gates_cfg));
     }
     card.status = status(&gates, &card.models);

@@ -20,10 +20,12 @@ pub mod models;
 pub mod mount;
 pub mod plan;
 pub mod power;
+pub mod robustness;
 pub mod run;
 pub mod score;
 mod scorecard;
 pub mod shard;
+pub mod task_lint;
 
 pub use config::{EvalConfig, EvalGates};
 pub use error::EvalError;

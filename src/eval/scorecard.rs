@@ -100,6 +100,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 errors_by_kind: BTreeMap::new(),
             },
             metrics,
+            robustness: None,
             trials: rows,
         };
         gates.extend(judge(&mut result, inp.tool_tokens, gates_cfg));
@@ -110,7 +111,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         tools: inp.tools.to_vec(),
         skills: Vec::new(),
     };
-    Scorecard {
+    let mut card = Scorecard {
         version: SCORECARD_VERSION,
         kind: "scorecard".into(),
         status,
@@ -132,6 +133,8 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                     reviewed: c.reviewed,
                     tags: c.tags.clone(),
                     line: c.line,
+                    mutated_from: c.mutated_from.clone(),
+                    mutation: c.mutation.clone(),
                     prompt_tokens: *t,
                 })
                 .collect(),
@@ -167,7 +170,11 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         profiles: None,
         shard: None,
         partial: None,
+    };
+    for model in &mut card.models {
+        model.robustness = super::robustness::robustness(&model.trials, &card.suite.cases);
     }
+    card
 }
 
 /// The scorecard row of one trial record, scored.

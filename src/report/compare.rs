@@ -197,6 +197,11 @@ pub struct ModelComparison {
     pub tools: Vec<MetricComparison>,
     /// Confusion pairs new or resolved between the runs (Holm-adjusted as one family).
     pub pairs: Vec<MetricComparison>,
+    /// The pass rate of the variants (`mf tasks mutate`) both runs have with the same id and
+    /// input, paired like the other metrics; metric `robustness`, never gated. Absent when the
+    /// runs share no variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robustness: Option<MetricComparison>,
 }
 
 /// One metric, base vs head.

@@ -12,4 +12,5 @@ pub mod metrics;
 pub mod mount;
 pub mod scan;
 pub mod scorecard;
+pub mod tasks_lint;
 pub mod trial;

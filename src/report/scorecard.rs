@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::metrics::{ArgCheck, ModelMetrics, Verdict};
+use super::metrics::{ArgCheck, ModelMetrics, Rate, Verdict};
 use super::trial::{Call, TrialError, Usage};
 use crate::suite::models::Price;
 
@@ -165,6 +165,12 @@ pub struct CaseInfo {
     /// Line of the case in the suite file, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// The case this one is a variant of (`mf tasks mutate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutated_from: Option<String>,
+    /// Which variant (`casing`, `typos`, …), with `mutatedFrom`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutation: Option<String>,
     /// Prompt tokens lower bound for one trial (tools + input, o200k_base).
     pub prompt_tokens: u64,
 }
@@ -215,8 +221,56 @@ pub struct ModelResult {
     pub health: Health,
     /// The metrics (official figures count reviewed cases only).
     pub metrics: ModelMetrics,
+    /// Original vs mutated pass rates, when the run had variants (`mutatedFrom`) of its
+    /// reviewed cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robustness: Option<Robustness>,
     /// One row per trial, in plan order (case, then trial index).
     pub trials: Vec<TrialRow>,
+}
+
+/// How the model did on the variants of cases (`mf tasks mutate`) against the cases themselves.
+/// A trial passes by the case-level rule's trial test (`eval::cases`): scored, a selection
+/// success, arguments ok. Only reviewed originals with at least one variant in the run count,
+/// and only their variants.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Robustness {
+    /// Passing trials of the originals.
+    pub original: Rate,
+    /// Passing trials of their variants.
+    pub mutated: Rate,
+    /// `mutated.value - original.value`; `null` when either is unmeasured. Negative: the
+    /// wording changes hurt.
+    pub delta: Option<f64>,
+    /// Per mutation kind: the variants' pass rate and their originals'.
+    pub by_kind: Vec<KindRobustness>,
+    /// Variants that fail (a majority of their scored trials) while their original passes.
+    pub broken: Vec<BrokenVariant>,
+}
+
+/// One mutation kind's share of [`Robustness`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KindRobustness {
+    /// The kind (`casing`, `punctuation`, `filler`, `typos`, `word-order`, `distractor`).
+    pub mutation: String,
+    /// Passing trials of the originals of this kind's variants.
+    pub original: Rate,
+    /// Passing trials of this kind's variants.
+    pub mutated: Rate,
+}
+
+/// A variant that broke a passing case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokenVariant {
+    /// The original case id.
+    pub case: String,
+    /// The variant's id.
+    pub variant: String,
+    /// Its kind.
+    pub mutation: String,
 }
 
 /// Whether the run itself can be trusted.

@@ -199,6 +199,8 @@ mod tests {
             tags: tags.into_iter().map(String::from).collect(),
             source: None,
             reviewed: true,
+            mutated_from: None,
+            mutation: None,
             line: None,
         })
         .collect();

@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["github"],
     &["render"],
     &["compare"],
+    &["generate"],
     &["eval"],
     &["analyze"],
     &["providers"],

@@ -46,3 +46,4 @@ mod similarity_values;
 mod stats_properties;
 mod stats_reference;
 mod suite_read;
+mod tasks_cli;

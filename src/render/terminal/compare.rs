@@ -95,6 +95,9 @@ pub fn compare(report: &CompareReport, style: Style) -> String {
             for c in &m.metrics {
                 metric_line(&mut s, c, false, style);
             }
+            if let Some(c) = &m.robustness {
+                metric_line(&mut s, c, false, style);
+            }
             let moved: Vec<&MetricComparison> = m
                 .tools
                 .iter()

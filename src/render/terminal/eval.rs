@@ -65,6 +65,31 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         line(&mut s, "abstention", rate(&x.abstention));
         line(&mut s, "phantom calls", rate(&x.phantom));
         line(&mut s, "multi-call", rate(&x.multi_call));
+        if let Some(r) = &m.robustness {
+            let worst = r
+                .by_kind
+                .iter()
+                .filter_map(|k| k.mutated.value.map(|v| (v, k.mutation.as_str())))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            let mut text = format!(
+                "{} on variants vs {} on their originals",
+                rate(&r.mutated),
+                rate(&r.original)
+            );
+            if let Some((v, kind)) = worst {
+                text.push_str(&format!(
+                    "; weakest: {kind} {}",
+                    crate::render::text::percent(Some(v))
+                ));
+            }
+            if !r.broken.is_empty() {
+                text.push_str(&format!(
+                    "; {} variants broke a passing case",
+                    r.broken.len()
+                ));
+            }
+            line(&mut s, "robustness", text);
+        }
         line(
             &mut s,
             "errors",

@@ -13,6 +13,7 @@ pub mod eval;
 pub mod lint;
 pub mod scan;
 pub mod style;
+pub mod tasks;
 
 pub use ablate::ablate;
 pub use check::check;
@@ -24,3 +25,4 @@ pub use eval::eval;
 pub use lint::{LintView, lint, lint_with};
 pub use scan::{scan, scan_width};
 pub use style::Style;
+pub use tasks::{generate_plan, tasks_lint};
