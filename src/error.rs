@@ -12,6 +12,7 @@ use crate::providers::config::ConfigError;
 use crate::render::RenderError;
 use crate::render::template::TemplateError;
 use crate::suite::SuiteError;
+use crate::suite::author::AuthorError;
 use crate::suite::input::ResolveError;
 use crate::surface::error::InputError;
 use crate::surface::formats::LoadError;
@@ -59,6 +60,9 @@ pub enum Error {
     #[error(transparent)]
     Ci(Box<CiError>),
     /// A template could not be rendered.
+    /// Cases could not be added to a suite (`mf case add`).
+    #[error(transparent)]
+    Author(#[from] AuthorError),
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The PR comment could not be written.

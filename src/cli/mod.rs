@@ -1,6 +1,7 @@
 //! Command-line types (clap derive) only. Each command's flags live in their own file and are
 //! converted once into a validated configuration before anything runs.
 
+pub mod case;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -93,6 +94,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Which tools lack reviewed test cases.
     Coverage(coverage::CoverageArgs),
+    /// Add test cases to a suite: `mf case add` (checked against the suite's tools).
+    Case(case::CaseArgs),
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),

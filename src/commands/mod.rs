@@ -2,6 +2,7 @@
 //! (`render/`) → files and stdout → the exit code. No engine logic lives here; the shared
 //! helpers below are the only I/O primitives commands use.
 
+mod case;
 mod check;
 mod ci;
 mod cluster;
@@ -61,6 +62,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Cluster(args) => cluster::run(&args, style),
         Command::Check(args) => check::run(&args, style),
         Command::Coverage(args) => coverage::run(&args, style),
+        Command::Case(args) => case::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
         Command::Compare(args) => compare::run(&args, style),

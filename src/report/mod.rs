@@ -1,6 +1,7 @@
 //! The serde data model of every JSON document mf writes. SCHEMA.md is its prose twin.
 
 pub mod cases;
+pub mod cases_added;
 pub mod check;
 pub mod ci;
 pub mod cluster;

@@ -44,6 +44,11 @@ impl Syntax {
 /// the case id and key when they lie inside a case. Duplicate case ids are an error listing
 /// every repeated id with its lines.
 pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
+    read_suite_and_text(path, display).map(|(suite, _)| suite)
+}
+
+/// [`read_suite_any`], with the text the suite was read from (for an edit of that text).
+pub fn read_suite_and_text(path: &Path, display: &str) -> Result<(Suite, String), SuiteError> {
     let text = read_suite_text(path, display)?;
     let name = path
         .file_stem()
@@ -55,7 +60,7 @@ pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
         Syntax::Yaml => parse_yaml_any(&text, display, &name),
     }?;
     check_surface_inside(&suite, path, display)?;
-    Ok(suite)
+    Ok((suite, text))
 }
 
 /// A suite's (task set's) `surface` names a file or folder inside the suite's own folder:

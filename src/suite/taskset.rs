@@ -1,5 +1,6 @@
 //! The common task-set shape `{version: 1, surface?, tasks: [{id, prompt, expected, tags?}]}`,
-//! read unchanged and turned into a [`Suite`]: each task becomes a reviewed case.
+//! read unchanged and turned into a [`Suite`]: each task becomes a case, reviewed unless it says
+//! `reviewed: false` (a draft an agent added).
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,12 @@ pub struct Task {
     /// Tags for `--only` / `--skip`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// Where the task came from (`agent` for one `mf case add` or `mf mcp` wrote).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// `false` = a draft nobody reviewed: never counts in official scores. Default true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewed: Option<bool>,
 }
 
 fn version_one() -> u32 {
@@ -85,8 +92,8 @@ impl TaskSet {
                     tool_input: None,
                     expect: None,
                     tags: t.tags,
-                    source: None,
-                    reviewed: true,
+                    source: t.source,
+                    reviewed: t.reviewed.unwrap_or(true),
                     line: None,
                 })
                 .collect(),

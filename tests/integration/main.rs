@@ -7,6 +7,7 @@ mod support;
 
 mod action_metadata;
 mod architecture;
+mod case_cli;
 mod check_coverage_cli;
 mod ci_gate;
 mod ci_github;

@@ -3,6 +3,7 @@
 //! Every document's renderer is re-exported here under the document's name
 //! (`terminal::lint(&report, style)`).
 
+pub mod cases_added;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -13,6 +14,7 @@ pub mod lint;
 pub mod scan;
 pub mod style;
 
+pub use cases_added::cases_added;
 pub use check::check;
 pub use ci::ci;
 pub use cluster::cluster;
