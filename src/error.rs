@@ -8,6 +8,7 @@ use crate::ci::CiError;
 use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
 use crate::github::comment::CommentError;
+use crate::mcp::{LimitsError, ServeError};
 use crate::providers::config::ConfigError;
 use crate::render::RenderError;
 use crate::render::template::TemplateError;
@@ -60,6 +61,12 @@ pub enum Error {
     #[error(transparent)]
     Ci(Box<CiError>),
     /// A template could not be rendered.
+    /// `mf mcp`'s limits are out of range, or its config file does not read.
+    #[error(transparent)]
+    McpLimits(#[from] LimitsError),
+    /// `mf mcp` could not serve.
+    #[error(transparent)]
+    McpServe(#[from] ServeError),
     /// Cases could not be added to a suite (`mf case add`).
     #[error(transparent)]
     Author(#[from] AuthorError),

@@ -12,6 +12,7 @@ pub mod error;
 pub mod eval;
 pub mod exit;
 pub mod github;
+pub mod mcp;
 pub mod providers;
 pub mod render;
 pub mod report;

@@ -10,6 +10,7 @@ pub mod coverage;
 pub mod eval;
 pub mod input;
 pub mod lint;
+pub mod mcp;
 pub mod report;
 pub mod scan;
 pub mod target;
@@ -107,6 +108,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
     Ci(ci::CiArgs),
+    /// Serve mf's tools to agents over MCP (stdio), under limits only the operator sets.
+    Mcp(mcp::McpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
 }

@@ -10,6 +10,7 @@ mod compare;
 mod coverage;
 mod eval;
 mod lint;
+mod mcp;
 mod report;
 mod scan;
 
@@ -68,6 +69,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),
+        Command::Mcp(args) => mcp::run(&args),
     }
 }
 

@@ -33,6 +33,7 @@ mod live_lint;
 mod live_scan_probe;
 mod live_servers;
 mod local_llm;
+mod mcp_server;
 mod providers_wire;
 mod readme;
 mod render_eval;
