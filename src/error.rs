@@ -69,7 +69,7 @@ pub enum Error {
     McpServe(#[from] ServeError),
     /// Cases could not be added to a suite (`mf case add`).
     #[error(transparent)]
-    Author(#[from] AuthorError),
+    Author(Box<AuthorError>),
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The PR comment could not be written.
@@ -127,6 +127,12 @@ impl Error {
 impl From<EvalError> for Error {
     fn from(e: EvalError) -> Error {
         Error::Eval(Box::new(e))
+    }
+}
+
+impl From<AuthorError> for Error {
+    fn from(e: AuthorError) -> Error {
+        Error::Author(Box::new(e))
     }
 }
 

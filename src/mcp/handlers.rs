@@ -435,7 +435,8 @@ pub fn check_install(args: &Args, limits: &Limits) -> Outcome {
         .str("manifest")?
         .ok_or_else(|| Refusal("check_install: manifest is required".to_owned()))?;
     let manifest = limits.resolve("manifest", manifest)?;
-    let (name, new) = read_manifest(&manifest).map_err(|e| error("check_install", e))?;
+    let (name, new) =
+        formats::manifest::read_manifest(&manifest).map_err(|e| error("check_install", e))?;
     let spec = input_spec("check_install", args, limits)?;
     let installed = if spec.is_empty() {
         resolve(&SurfaceRequest {
@@ -458,39 +459,6 @@ pub fn check_install(args: &Args, limits: &Limits) -> Outcome {
         data.get("verdict").and_then(Value::as_str).unwrap_or("?")
     );
     Ok(Reply { summary, data })
-}
-
-/// A manifest `{name, tools[]}` or one tool with a `name`.
-fn read_manifest(path: &Path) -> Result<(String, crate::surface::Surface), String> {
-    let display = path.to_string_lossy().replace('\\', "/");
-    let text =
-        formats::read_text(path, &display, formats::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
-    let doc = formats::parse_json(&text, &display).map_err(|e| e.to_string())?;
-    let src = formats::Source {
-        file: &display,
-        text: &text,
-        doc: &doc,
-        base_dir: path.parent(),
-    };
-    let name = match doc.value.get("name") {
-        Some(Value::String(n)) if !n.trim().is_empty() => n.clone(),
-        _ => return Err(format!("{display}: a manifest needs a non-empty `name`")),
-    };
-    let mut surface = crate::surface::Surface::default();
-    match doc.value.get("tools").and_then(Value::as_array) {
-        Some(tools) => {
-            for (i, t) in tools.iter().enumerate() {
-                surface.tools.push(
-                    formats::load_tool(&src, t, &format!("/tools/{i}"))
-                        .map_err(|e| e.to_string())?,
-                );
-            }
-        }
-        None => surface
-            .tools
-            .push(formats::load_tool(&src, &doc.value, "").map_err(|e| e.to_string())?),
-    }
-    Ok((name, surface))
 }
 
 /// `compare_runs`.

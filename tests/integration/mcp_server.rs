@@ -22,6 +22,7 @@ fn mf_bin() -> String {
 }
 
 /// The SDK's python: `MF_MCP_PYTHON`, else the venv of scripts/install-mcp-sdk.sh.
+#[allow(clippy::print_stderr)] // the visible skip line
 fn sdk_python() -> Option<PathBuf> {
     let python = std::env::var_os("MF_MCP_PYTHON")
         .map(PathBuf::from)
@@ -294,7 +295,7 @@ fn a_real_mcp_client_scans_lists_evaluates_adds_is_refused_and_cancels() {
         .as_u64()
         .expect("cached");
     assert!(
-        served >= 3 && served < 12,
+        (3..12).contains(&served),
         "the rerun served {served} of 12 trials from the cache: {rerun}"
     );
     assert_eq!(cached, 12, "after the rerun every trial is cached");
