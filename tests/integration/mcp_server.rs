@@ -267,7 +267,42 @@ fn a_real_mcp_client_scans_lists_evaluates_adds_is_refused_and_cancels() {
         "{live}"
     );
     assert_eq!(get(&seen, "lint")["isError"], false, "{}", seen["lint"]);
+    let typo = get(&seen, "refuseUnknownArg");
+    assert_eq!(typo["isError"], true, "{typo}");
+    assert!(
+        typo["summary"]
+            .as_str()
+            .expect("msg")
+            .contains("did you mean \"suite\""),
+        "{typo}"
+    );
     assert_eq!(get(&seen, "aliveAfterRefusals"), 9);
+    let coverage = get(&seen, "coverage");
+    assert_eq!(
+        (
+            coverage["isError"].as_bool(),
+            coverage["data"]["kind"].as_str()
+        ),
+        (Some(false), Some("coverage")),
+        "{coverage}"
+    );
+    let cluster = get(&seen, "cluster");
+    assert_eq!(cluster["isError"], false, "{cluster}");
+    assert!(cluster["data"]["clusters"].is_array(), "{cluster}");
+    // writeSuite wrote the scan report and a draft next to the hand-written YAML suite.
+    let wrote = get(&seen, "scanWrite")["data"]["wrote"]
+        .as_array()
+        .expect("wrote")
+        .clone();
+    assert_eq!(
+        wrote,
+        vec![json!("acme/mf.scan.json"), json!("acme/mf.suite.json")]
+    );
+    let draft: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("acme/mf.suite.json")).expect("draft"),
+    )
+    .expect("json");
+    assert_eq!(draft["draft"], true);
 
     // Cancelled mid-run: the server stays up, the finished trials are cached, and the same
     // run then serves them from the cache.

@@ -114,7 +114,12 @@ async def free_session(args, out):
         out["compare"] = observe(
             await s.call_tool("compare_runs", {"base": "runs/head.json", "head": "runs/head.json"})
         )
+        out["coverage"] = observe(await s.call_tool("coverage", {"suite": "acme/mf.suite.yaml"}))
+        out["cluster"] = observe(await s.call_tool("cluster_surface", {"paths": ["acme/snapshots"]}))
+        out["refuseUnknownArg"] = observe(await s.call_tool("list_suite", {"suit": "acme/mf.suite.yaml"}))
         out["aliveAfterRefusals"] = len((await s.list_tools()).tools)
+        # Last, because the draft it writes is a new surface file under acme/.
+        out["scanWrite"] = observe(await s.call_tool("scan_tools", {"root": "acme", "writeSuite": True}))
 
     await session(params, body)
 
