@@ -200,6 +200,7 @@ impl ServerHandler for MfServer {
         });
         let token = context.meta.get_progress_token();
         let mut total = None;
+        let mut notes: Vec<String> = Vec::new();
         let outcome = loop {
             tokio::select! {
                 done = &mut done_rx => {
@@ -207,6 +208,9 @@ impl ServerHandler for MfServer {
                 }
                 () = context.ct.cancelled(), if !cancel.is_cancelled() => cancel.cancel(),
                 Some(event) = ticks.recv() => {
+                    if let Event::Note(line) = &event {
+                        notes.push(line.clone());
+                    }
                     let Some(token) = &token else { continue };
                     let (progress, message) = match event {
                         Event::Started(n) => {
@@ -230,6 +234,21 @@ impl ServerHandler for MfServer {
                 }
             }
         };
+        // Warnings the run gave (a skipped file, a suite note) travel with its result.
+        // The engine's sender is gone (dropped before the outcome was sent), so this ends.
+        while let Some(event) = ticks.recv().await {
+            if let Event::Note(line) = event {
+                notes.push(line);
+            }
+        }
+        let outcome = outcome.map(|mut reply| {
+            if !notes.is_empty()
+                && let Some(data) = reply.data.as_object_mut()
+            {
+                data.insert("notes".into(), notes.into());
+            }
+            reply
+        });
         Ok(result(outcome).into())
     }
 }
