@@ -35,9 +35,10 @@ The case lands as `source: agent`, `reviewed: false` (it never counts in officia
 person sets `reviewed: true`) unless --source / --reviewed say otherwise. An unknown tool or
 argument key exits 1 naming it and the closest names; nothing is written then.")]
 pub struct CaseAddArgs {
-    /// The suite to append to (mf.suite.json, a YAML suite or a task set).
-    #[arg(long, value_name = "FILE", default_value = "mf.suite.json")]
-    pub suite: PathBuf,
+    /// The suite to append to (mf.suite.json, a YAML suite or a task set) [default: the
+    /// default suite here: mf.suite.json, mf.suite.yaml or mf.suite.yml].
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
     /// The user message.
     #[arg(long, value_name = "TEXT")]
     pub input: String,
@@ -79,8 +80,18 @@ impl CaseAddArgs {
             })?),
         };
         let expected_tool = (self.expected != "none").then(|| self.expected.clone());
+        let suite = match &self.suite {
+            Some(path) => path.clone(),
+            None => crate::suite::discover::default_suite(std::path::Path::new("")).ok_or_else(|| {
+                Error::Usage(
+                    "no suite here (mf.suite.json, mf.suite.yaml or mf.suite.yml): give --suite FILE, \
+                     or draft one with `mf scan`"
+                        .into(),
+                )
+            })?,
+        };
         Ok(AddRequest {
-            suite: self.suite.clone(),
+            suite,
             cases: vec![NewCase {
                 id: self.id.clone(),
                 input: self.input.clone(),
