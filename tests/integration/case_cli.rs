@@ -44,6 +44,20 @@ fn a_yaml_suite_gets_an_unreviewed_agent_case_and_keeps_every_byte_it_had() {
     let after = std::fs::read_to_string(&suite).expect("suite");
     assert!(after.starts_with(&before), "{after}");
     let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    // The document matches its committed schema (schemas/cases-added.schema.json).
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("schemas/cases-added.schema.json")).expect("schema"),
+    )
+    .expect("schema json");
+    let validator = jsonschema::draft202012::new(&schema).expect("compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let mut tampered = report.clone();
+    tampered["cases"][0]["reviewd"] = Value::Bool(true);
+    assert!(!validator.is_valid(&tampered), "unknown fields are refused");
     assert_eq!(report["kind"], "cases-added");
     assert_eq!(report["written"], true);
     let case = &report["cases"][0];
