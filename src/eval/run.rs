@@ -369,3 +369,65 @@ async fn send(shared: &Shared, trial: &PlannedTrial) -> (TrialRecord, u64) {
     rec.outcome = attempt.outcome;
     (rec, u64::from(attempt.retries) + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::config::EvalConfig;
+    use crate::surface::{Confidence, Origin};
+
+    /// Offline trials finish inline, without yielding: a cancel seen by the progress callback
+    /// must still stop the run at the next trial, keeping the finished ones.
+    #[test]
+    fn a_cancel_stops_an_offline_run_and_keeps_what_finished() {
+        let config = EvalConfig {
+            models: vec!["lexical".into()],
+            ..EvalConfig::default()
+        };
+        let suite = crate::suite::Suite::default();
+        let specs = crate::eval::models::resolve(&config, &suite, "s").expect("lexical");
+        let models = Arc::new(crate::eval::models::build(&config, specs).expect("build"));
+        let tools = vec![
+            Tool::named("get_order", Origin::default(), Confidence::High),
+            Tool::named("refund_order", Origin::default(), Confidence::High),
+        ];
+        let cases: Vec<(String, String)> = (0..10)
+            .map(|i| (format!("c{i}"), format!("get order {i}")))
+            .collect();
+        let ids: Vec<&str> = cases.iter().map(|(id, _)| id.as_str()).collect();
+        let plan = crate::eval::plan::trials(1, &ids, 1, 0, tools.len());
+        let cancel = Cancel::new();
+        let options = RunOptions {
+            concurrency: 4,
+            cache: None,
+            seed: 0,
+            cancel: Some(cancel.clone()),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let result = runtime.block_on(run(
+            Arc::clone(&models),
+            tools.clone(),
+            cases.clone(),
+            plan.clone(),
+            &options,
+            &mut |p| {
+                if p.done == 3 {
+                    cancel.cancel();
+                }
+            },
+        ));
+        assert!(result.interrupted);
+        assert_eq!(result.records.len(), 3);
+        // Without a cancel the same plan runs to the end.
+        let options = RunOptions {
+            cancel: Some(Cancel::new()),
+            ..options
+        };
+        let result = runtime.block_on(run(models, tools, cases, plan, &options, &mut |_| {}));
+        assert!(!result.interrupted);
+        assert_eq!(result.records.len(), 10);
+    }
+}
