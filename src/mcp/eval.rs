@@ -135,7 +135,8 @@ pub fn prepare(args: &Args, limits: &Limits) -> Result<EvalCall, Refusal> {
         .filter(|s| s.provider.wire().is_some())
         .map(|s| s.label.as_str())
         .collect();
-    if !paid.is_empty() && !limits.allow_paid_runs {
+    // A dry run sends nothing, so it may plan a paid run the operator has not allowed.
+    if !paid.is_empty() && !limits.allow_paid_runs && !config.dry_run {
         return Err(Refusal(format!(
             "run_eval: {} send{} requests to a model provider (a paid run), and this mf mcp was \
              started without --allow-paid-runs; use models [\"lexical\"] for a free offline run, \

@@ -378,12 +378,12 @@ pub fn lint_surface(args: &Args, limits: &Limits) -> Outcome {
             .count()
     };
     let summary = format!(
-        "{}: {} — {} errors, {} warnings, {} notes",
+        "{}: {} — {}, {}, {}",
         input.label,
         plural(input.surface.tools.len(), "tool", "tools"),
-        count("error"),
-        count("warn"),
-        count("info")
+        plural(count("error"), "error", "errors"),
+        plural(count("warn"), "warning", "warnings"),
+        plural(count("info"), "note", "notes")
     );
     Ok(Reply {
         summary,

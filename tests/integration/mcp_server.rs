@@ -239,6 +239,11 @@ fn a_real_mcp_client_scans_lists_evaluates_adds_is_refused_and_cancels() {
             .contains("--allow-paid-runs"),
         "{paid}"
     );
+    // Planning a paid run sends nothing, so it is allowed; the plan says what it would cost.
+    let plan = get(&seen, "paidDryRun");
+    assert_eq!(plan["isError"], false, "{plan}");
+    assert_eq!(plan["data"]["kind"], "eval-dry-run", "{plan}");
+    assert!(plan["data"]["paidTrials"].as_u64() > Some(0), "{plan}");
     let etc = get(&seen, "refuseRoot");
     assert_eq!(etc["isError"], true, "{etc}");
     assert!(

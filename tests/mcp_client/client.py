@@ -105,6 +105,11 @@ async def free_session(args, out):
         out["refusePaid"] = observe(
             await s.call_tool("run_eval", {"suite": "acme/mf.suite.yaml", "models": ["openai:gpt-4.1-mini"]})
         )
+        out["paidDryRun"] = observe(
+            await s.call_tool(
+                "run_eval", {"suite": "acme/mf.suite.yaml", "models": ["openai:gpt-4.1-mini"], "dryRun": True}
+            )
+        )
         out["refuseRoot"] = observe(await s.call_tool("scan_tools", {"root": "/etc"}))
         out["refuseMaxTrials"] = observe(
             await s.call_tool("run_eval", {"suite": "acme/mf.suite.yaml", "maxTrials": 21})
