@@ -9,10 +9,12 @@ use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
 use crate::generate::{GenerateConfigError, GenerateError};
 use crate::github::comment::CommentError;
+use crate::mcp::{LimitsError, ServeError};
 use crate::providers::config::ConfigError;
 use crate::render::RenderError;
 use crate::render::template::TemplateError;
 use crate::suite::SuiteError;
+use crate::suite::author::AuthorError;
 use crate::suite::input::ResolveError;
 use crate::surface::error::InputError;
 use crate::surface::formats::LoadError;
@@ -69,6 +71,15 @@ pub enum Error {
     #[error(transparent)]
     GenerateConfig(#[from] GenerateConfigError),
     /// A template could not be rendered.
+    /// `mf mcp`'s limits are out of range, or its config file does not read.
+    #[error(transparent)]
+    McpLimits(#[from] LimitsError),
+    /// `mf mcp` could not serve.
+    #[error(transparent)]
+    McpServe(#[from] ServeError),
+    /// Cases could not be added to a suite (`mf case add`).
+    #[error(transparent)]
+    Author(Box<AuthorError>),
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The PR comment could not be written.
@@ -132,6 +143,12 @@ impl From<EvalError> for Error {
 impl From<GenerateError> for Error {
     fn from(e: GenerateError) -> Error {
         Error::Generate(Box::new(e))
+    }
+}
+
+impl From<AuthorError> for Error {
+    fn from(e: AuthorError) -> Error {
+        Error::Author(Box::new(e))
     }
 }
 

@@ -13,6 +13,7 @@ pub mod eval;
 pub mod exit;
 pub mod generate;
 pub mod github;
+pub mod mcp;
 pub mod providers;
 pub mod render;
 pub mod report;

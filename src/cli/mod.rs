@@ -2,6 +2,7 @@
 //! converted once into a validated configuration before anything runs.
 
 pub mod ablate;
+pub mod case;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -10,6 +11,7 @@ pub mod coverage;
 pub mod eval;
 pub mod input;
 pub mod lint;
+pub mod mcp;
 pub mod merge;
 pub mod report;
 pub mod scan;
@@ -96,6 +98,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Which tools lack reviewed test cases.
     Coverage(coverage::CoverageArgs),
+    /// Add test cases to a suite: `mf case add` (checked against the suite's tools).
+    Case(case::CaseArgs),
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),
@@ -114,6 +118,8 @@ pub enum Command {
     Ci(ci::CiArgs),
     /// Author and check task sets: `lint`, `mutate`, `generate`.
     Tasks(tasks::TasksArgs),
+    /// Serve mf's tools to agents over MCP (stdio), under limits only the operator sets.
+    Mcp(mcp::McpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
 }

@@ -3,6 +3,7 @@
 //! helpers below are the only I/O primitives commands use.
 
 mod ablate;
+mod case;
 mod check;
 mod ci;
 mod cluster;
@@ -10,6 +11,7 @@ mod compare;
 mod coverage;
 mod eval;
 mod lint;
+mod mcp;
 mod merge;
 mod report;
 mod scan;
@@ -64,6 +66,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Cluster(args) => cluster::run(&args, style),
         Command::Check(args) => check::run(&args, style),
         Command::Coverage(args) => coverage::run(&args, style),
+        Command::Case(args) => case::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
         Command::Ablate(args) => ablate::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
@@ -72,6 +75,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),
         Command::Tasks(args) => tasks::run(&args, style),
+        Command::Mcp(args) => mcp::run(&args),
     }
 }
 

@@ -7,25 +7,11 @@
 
 use crate::report::lint::Severity;
 use crate::report::tasks_lint::TaskFinding;
-use crate::suite::select::close_matches;
 use crate::suite::{Case, SuiteFormat};
 use crate::surface::Tool;
+use crate::util::closest::{close_matches, did_you_mean};
 
 use super::args::undeclared_names;
-
-fn did_you_mean(near: &[&str]) -> String {
-    match near {
-        [] => String::new(),
-        names => format!(
-            " (did you mean {}?)",
-            names
-                .iter()
-                .map(|n| format!("{n:?}"))
-                .collect::<Vec<_>>()
-                .join(" or ")
-        ),
-    }
-}
 
 /// Problems of `cases` (reviewed or not: an unreviewed case is sent too) against `tools`, as
 /// error findings in case order; `offered` says what the tools are (`the surface (x.json)`,
@@ -114,4 +100,19 @@ fn tool_list(tools: &[Tool]) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// What is wrong with one case against `tools` (an `expectedTool` that is not one of them, an
+/// `expectedArgs` key the tool does not declare, each with the closest names), as messages:
+/// the same findings [`check_cases`] reports, for `mf case add` and `mf mcp`'s `add_cases`.
+pub fn case_problems(
+    case: &Case,
+    tools: &[Tool],
+    offered: &str,
+    format: SuiteFormat,
+) -> Vec<String> {
+    check_cases(std::slice::from_ref(case), tools, "", offered, format)
+        .into_iter()
+        .map(|f| f.message)
+        .collect()
 }

@@ -83,6 +83,11 @@ pub trait Observer {
     fn progress(&mut self, progress: Progress);
     /// The run ended (finished or interrupted).
     fn finished(&mut self);
+    /// A switch that stops the run from outside, as Ctrl-C does (`mf mcp` hands the client's
+    /// cancellation in here); `None` = only Ctrl-C stops it.
+    fn cancel(&self) -> Option<run::Cancel> {
+        None
+    }
 }
 
 /// An observer that ignores everything.
@@ -313,6 +318,7 @@ pub fn evaluate(
         concurrency: config.concurrency,
         cache: config.cache_dir.as_deref().map(Cache::new),
         seed: config.seed,
+        cancel: observer.cancel(),
     };
     let models = Arc::new(models);
     observer.started(total, models.iter().any(RunModel::is_paid));

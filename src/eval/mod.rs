@@ -6,6 +6,7 @@
 //! (verdicts, argument checks) → metrics (stats) → scorecard assembly and gates ([`scorecard`]).
 
 pub mod args;
+pub mod author;
 pub mod batch;
 pub mod cache;
 pub mod cases;

@@ -2,6 +2,7 @@
 
 pub mod ablate;
 pub mod cases;
+pub mod cases_added;
 pub mod check;
 pub mod ci;
 pub mod cluster;

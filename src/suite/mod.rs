@@ -5,6 +5,7 @@
 //! eval readiness in [`validate`], `--cases`/`--only`/`--skip` in [`select`]. `mf scan` writes
 //! drafts of these types.
 
+pub mod author;
 pub mod discover;
 pub mod edit;
 pub mod input;

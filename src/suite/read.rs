@@ -44,16 +44,21 @@ impl Syntax {
 /// the case id and key when they lie inside a case. Duplicate case ids are an error listing
 /// every repeated id with its lines.
 pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
-    read_any(path, display, true)
+    read_any(path, display, true).map(|(suite, _)| suite)
 }
 
 /// [`read_suite_any`] without the duplicate-id refusal: for `mf tasks lint`, which reports
 /// every repeated id as a finding with its line instead of stopping at the first file error.
 pub fn read_suite_for_lint(path: &Path, display: &str) -> Result<Suite, SuiteError> {
-    read_any(path, display, false)
+    read_any(path, display, false).map(|(suite, _)| suite)
 }
 
-fn read_any(path: &Path, display: &str, unique_ids: bool) -> Result<Suite, SuiteError> {
+/// [`read_suite_any`], with the text the suite was read from (for an edit of that text).
+pub fn read_suite_and_text(path: &Path, display: &str) -> Result<(Suite, String), SuiteError> {
+    read_any(path, display, true)
+}
+
+fn read_any(path: &Path, display: &str, unique_ids: bool) -> Result<(Suite, String), SuiteError> {
     let text = read_suite_text(path, display)?;
     let name = path
         .file_stem()
@@ -65,7 +70,7 @@ fn read_any(path: &Path, display: &str, unique_ids: bool) -> Result<Suite, Suite
         Syntax::Yaml => parse_yaml_any(&text, display, &name, unique_ids),
     }?;
     check_surface_inside(&suite, path, display)?;
-    Ok(suite)
+    Ok((suite, text))
 }
 
 /// A suite's (task set's) `surface` names a file or folder inside the suite's own folder:

@@ -1,6 +1,6 @@
 //! The common task-set shape `{version: 1, surface?, tasks: [{id, prompt, expected, tags?}]}`,
 //! read unchanged and turned into a [`Suite`]: each task becomes a case, reviewed unless it
-//! says `reviewed: false` (drafts from `mf tasks generate` and `mf tasks mutate` do). The way
+//! says `reviewed: false` (drafts from `mf tasks generate`, `mf tasks mutate`, `mf case add` and `mf mcp` do). The way
 //! back ([`TaskSet::from_suite`]) is how those commands write a task set.
 
 use serde::{Deserialize, Serialize};
@@ -39,7 +39,7 @@ pub struct Task {
     /// only when false.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub reviewed: bool,
-    /// Where the task came from (`generate`, `mutate`, …).
+    /// Where the task came from (`generate`, `mutate`, `agent` for `mf case add` / `mf mcp`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// The id of the task this one is a variant of (`mf tasks mutate`).

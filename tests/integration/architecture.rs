@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
     &["exit"],
     &["error"],
+    &["mcp"],
     &["ci"],
     &["github"],
     &["render"],

@@ -4,6 +4,7 @@
 //! (`terminal::lint(&report, style)`).
 
 pub mod ablate;
+pub mod cases_added;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -16,6 +17,7 @@ pub mod style;
 pub mod tasks;
 
 pub use ablate::ablate;
+pub use cases_added::cases_added;
 pub use check::check;
 pub use ci::ci;
 pub use cluster::cluster;
