@@ -12,6 +12,7 @@ use crate::providers::config::ConfigError;
 use crate::render::RenderError;
 use crate::render::template::TemplateError;
 use crate::suite::SuiteError;
+use crate::suite::import::ImportError;
 use crate::suite::input::ResolveError;
 use crate::surface::error::InputError;
 use crate::surface::formats::LoadError;
@@ -37,6 +38,9 @@ pub enum Error {
     /// A suite could not be read.
     #[error(transparent)]
     Suite(#[from] SuiteError),
+    /// A benchmark file could not be imported (`mf tasks import`).
+    #[error(transparent)]
+    Import(#[from] ImportError),
     /// A baseline could not be read.
     #[error(transparent)]
     Baseline(#[from] BaselineError),

@@ -12,6 +12,7 @@ pub mod lint;
 pub mod report;
 pub mod scan;
 pub mod target;
+pub mod tasks;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -104,6 +105,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
     Ci(ci::CiArgs),
+    /// Suite authoring: `import` a benchmark's categories as a suite.
+    Tasks(tasks::TasksArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
 }

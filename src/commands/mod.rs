@@ -11,6 +11,7 @@ mod eval;
 mod lint;
 mod report;
 mod scan;
+mod tasks_import;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -66,6 +67,9 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),
+        Command::Tasks(args) => match args.command {
+            crate::cli::tasks::TasksCommand::Import(args) => tasks_import::run(&args),
+        },
     }
 }
 

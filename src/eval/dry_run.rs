@@ -8,7 +8,6 @@ use super::power::{DEFAULT_ALPHA, power_plan};
 use crate::providers::config::ModelSpec;
 use crate::report::compare::{Pairing, PowerPlan};
 use crate::suite::Case;
-use crate::surface::Tool;
 use crate::surface::tokens::TOKENIZER;
 
 /// The plan of a run that was not sent.
@@ -96,7 +95,7 @@ pub fn dry_run(
     config: &EvalConfig,
     specs: &[ModelSpec],
     cases: &[Case],
-    tools: &[Tool],
+    tools: usize,
     prompt_tokens: &[u64],
     refusals: Vec<BudgetError>,
 ) -> DryRun {
@@ -129,7 +128,7 @@ pub fn dry_run(
     DryRun {
         cases: cases.len(),
         repeat: config.repeat,
-        tools: tools.len(),
+        tools,
         seed: config.seed,
         permutation: PERMUTATION_VERSION,
         tokenizer: TOKENIZER,

@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod cache;
+pub mod case_tools;
 pub mod cases;
 pub mod check_suite;
 pub mod config;

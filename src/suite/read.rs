@@ -140,7 +140,7 @@ fn strip_bom(text: &str) -> &str {
 
 /// Parse JSON text that must be an `mf.suite.json` (no task sets): what [`super::read_suite`]
 /// reads.
-pub(super) fn parse_json_suite(text: &str, display: &str) -> Result<Suite, SuiteError> {
+pub(crate) fn parse_json_suite(text: &str, display: &str) -> Result<Suite, SuiteError> {
     let text = strip_bom(text);
     let suite: Suite =
         serde_json::from_str(text).map_err(|e| json_error(text, display, &e, "cases"))?;
