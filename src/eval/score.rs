@@ -344,7 +344,7 @@ pub fn metrics_with(
         let Some(&case) = case_by_id.get(record.case_id.as_str()) else {
             continue;
         };
-        if case.expected_tool.is_none() {
+        if case.expected_tool.is_none() && case.expected_calls.is_none() {
             continue;
         }
         let case_surface = own.get(case.id.as_str()).unwrap_or(&surface);

@@ -7,6 +7,7 @@ mod support;
 
 mod action_metadata;
 mod architecture;
+mod bfcl_conformance;
 mod check_coverage_cli;
 mod ci_gate;
 mod ci_github;

@@ -83,6 +83,30 @@ pub(super) fn expected_args(
                 Some(detail),
             );
         });
+        // BFCL checks list items one level deep by the same rule.
+        let elements: Vec<Value> = values
+            .iter()
+            .filter_map(Value::as_array)
+            .flatten()
+            .cloned()
+            .collect();
+        if let Some(items) = prop.get_mut("items")
+            && !elements.is_empty()
+        {
+            widen(
+                items,
+                &elements,
+                &format!("{prop_at}/items"),
+                &mut |at, detail| {
+                    record(
+                        out,
+                        at,
+                        "item type widened to accept an answer of another type",
+                        Some(detail),
+                    );
+                },
+            );
+        }
         let is_object = declared_types(prop).contains(&"object".to_owned());
         let items_object = prop
             .get("items")
