@@ -19,6 +19,7 @@ mod compare_calibration;
 mod compare_cli;
 mod compare_simulation;
 mod compare_surface;
+mod eval_case_tools;
 mod eval_cli;
 mod eval_resume;
 mod exit_codes;
