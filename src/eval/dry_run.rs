@@ -17,8 +17,10 @@ pub struct DryRun {
     pub cases: usize,
     /// Trials per case and model.
     pub repeat: u32,
-    /// Tools offered.
+    /// Tools offered (with per-case tool sets: the largest set).
     pub tools: usize,
+    /// Some case offers its own tool set (`cases[].tools`).
+    pub per_case_tools: bool,
     /// Seed of the tool order.
     pub seed: u64,
     /// The tool-order algorithm.
@@ -129,6 +131,7 @@ pub fn dry_run(
         cases: cases.len(),
         repeat: config.repeat,
         tools,
+        per_case_tools: cases.iter().any(|c| c.tools.is_some()),
         seed: config.seed,
         permutation: PERMUTATION_VERSION,
         tokenizer: TOKENIZER,

@@ -56,7 +56,13 @@ fn cases_with_their_own_tools_and_call_sets_are_planned_and_scored() {
     std::fs::write(dir.path().join("s.json"), suite().to_string()).expect("suite");
     std::fs::write(dir.path().join("script.json"), script().to_string()).expect("script");
     let out = mf_in(dir.path())
-        .args(["eval", "--suite", "s.json", "--models", "scripted:script.json"])
+        .args([
+            "eval",
+            "--suite",
+            "s.json",
+            "--models",
+            "scripted:script.json",
+        ])
         .args(["--repeat", "4", "--format", "json"])
         .output()
         .expect("run");
@@ -70,8 +76,14 @@ fn cases_with_their_own_tools_and_call_sets_are_planned_and_scored() {
     let cases = &card["suite"]["cases"];
     assert_eq!(cases[1]["tools"], json!(["get_weather", "search_docs"]));
     assert_eq!(cases[1]["expectedTool"], "get_weather ×2");
-    assert_eq!(cases[1]["expectedCalls"], json!(["get_weather", "get_weather"]));
-    assert_eq!(card["suite"]["tools"], json!(["search_docs", "get_weather"]));
+    assert_eq!(
+        cases[1]["expectedCalls"],
+        json!(["get_weather", "get_weather"])
+    );
+    assert_eq!(
+        card["suite"]["tools"],
+        json!(["search_docs", "get_weather"])
+    );
     let m = &card["models"][0];
     let trials = m["trials"].as_array().expect("trials");
     for t in trials.iter().filter(|t| t["case"] == "weather") {
@@ -104,8 +116,11 @@ fn cases_with_their_own_tools_and_call_sets_are_planned_and_scored() {
         ]
     );
     // Trial 3's problem names the expected call no call matched.
-    let problems = &trials.iter().filter(|t| t["case"] == "weather").nth(3).expect("t3")["args"]
-        ["problems"];
+    let problems = &trials
+        .iter()
+        .filter(|t| t["case"] == "weather")
+        .nth(3)
+        .expect("t3")["args"]["problems"];
     assert!(
         problems[0]
             .as_str()
