@@ -48,6 +48,8 @@ struct Cell {
     total: u32,
 }
 
+// The table and the disagreements are the test's report (`--nocapture`), like the simulations'.
+#[allow(clippy::print_stdout, clippy::print_stderr)]
 #[test]
 fn mf_agrees_with_the_bfcl_checker_on_ground_truth_and_perturbations() {
     let python = root().join("target/bfcl/bin/python");
@@ -100,6 +102,21 @@ fn mf_agrees_with_the_bfcl_checker_on_ground_truth_and_perturbations() {
             String::from_utf8_lossy(&imported.stderr)
         );
 
+        if category == "multiple" {
+            // The acceptance run of issue 21: the imported suite plans as README shows.
+            let dry = mf()
+                .args(["eval", "--suite"])
+                .arg(&suite)
+                .args(["--models", "lexical", "--dry-run"])
+                .output()
+                .expect("dry run");
+            let text = String::from_utf8_lossy(&dry.stdout);
+            assert_eq!(dry.status.code(), Some(0), "{text}");
+            assert!(
+                text.starts_with("plan: 200 cases × 5 repeats × 1 model = 1000 trials; up to"),
+                "{text}"
+            );
+        }
         let bfcl: Value =
             crate::support::read_json(dir.path().join(format!("{category}.bfcl.json")));
         let kinds: Vec<String> = bfcl["perturbations"]

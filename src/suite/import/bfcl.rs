@@ -203,7 +203,7 @@ fn case(
     let mut case = Case::new(id, &input, None);
     case.tags = vec!["bfcl".to_owned(), category(id)];
     case.source = Some(format!("BFCL {id} ({file}:{line})"));
-    let calls: Vec<(usize, Map<String, Value>)> = match truth {
+    let calls: Vec<AnswerCall> = match truth {
         Some(gt) => ground_truth(gt, &originals)?,
         None if id.contains("irrelevance") => Vec::new(),
         None if have_answers => return Err("no possible answer for this id".into()),
@@ -273,11 +273,11 @@ fn question(item: &Value) -> Result<String, String> {
     Ok(parts.join("\n\n"))
 }
 
+/// One ground-truth call: the index of its function in the item, and its possible answer.
+type AnswerCall = (usize, Map<String, Value>);
+
 /// BFCL's `ground_truth` (`[{function: {param: [accepted…]}}]`) as (function index, answer).
-fn ground_truth(
-    gt: &Value,
-    functions: &[&str],
-) -> Result<Vec<(usize, Map<String, Value>)>, String> {
+fn ground_truth(gt: &Value, functions: &[&str]) -> Result<Vec<AnswerCall>, String> {
     let list = gt.as_array().ok_or("`ground_truth` is not a list")?;
     list.iter()
         .map(|call| {
