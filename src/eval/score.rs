@@ -14,8 +14,8 @@ use super::args::ArgumentChecker;
 use crate::providers::config::Price;
 use crate::providers::{Call, Reply, TrialError};
 use crate::report::metrics::{
-    ArgCheck, CaseLevelRate, Confusion, ConfusionPair, Cost, Latency, MULTIPLE_LABEL, ModelMetrics,
-    NONE_LABEL, PHANTOM_LABEL, PositionSensitivity, Rate, Tokens, ToolMetrics, Unreviewed, Verdict,
+    ArgCheck, CaseLevelRate, Cost, Latency, MULTIPLE_LABEL, ModelMetrics, NONE_LABEL,
+    PHANTOM_LABEL, PositionSensitivity, Rate, Tokens, ToolMetrics, Unreviewed, Verdict,
 };
 use crate::stats;
 use crate::suite::Case;
@@ -157,17 +157,10 @@ impl<'a> Surface<'a> {
             };
         };
         if let Some(expected) = case.call_set() {
-            let picked = calls::picked_label(&self.names, reply).unwrap_or_else(|| {
-                if reply.calls.is_empty() {
-                    NONE_LABEL.to_owned()
-                } else {
-                    PHANTOM_LABEL.to_owned()
-                }
-            });
             let picked = if reply.calls.is_empty() {
                 NONE_LABEL.to_owned()
             } else {
-                picked
+                calls::picked_label(&self.names, reply).unwrap_or_else(|| PHANTOM_LABEL.to_owned())
             };
             let args = (verdict == Verdict::Correct)
                 .then(|| calls::check(expected, reply, &self.by_name, check_args));
@@ -590,64 +583,8 @@ pub fn metrics_with(
     }
 }
 
-/// `(none)`, `(phantom)` or `(multiple)`.
-fn is_special(label: &str) -> bool {
-    [NONE_LABEL, PHANTOM_LABEL, MULTIPLE_LABEL].contains(&label)
-}
-
-/// Lay the counted cells out as a matrix (see [`Confusion`] for the order): tool columns, then
-/// call-set labels, then `(none)`, `(phantom)`, `(multiple)`.
-fn confusion_matrix(
-    tool_names: &BTreeSet<&str>,
-    set_labels: &BTreeSet<String>,
-    rows: &BTreeSet<String>,
-    must_not_call_row: bool,
-    cells: &BTreeMap<(String, String), u64>,
-) -> Confusion {
-    let mut row_labels: Vec<String> = rows.iter().cloned().collect();
-    if must_not_call_row {
-        row_labels.push(NONE_LABEL.to_owned());
-    }
-    let mut columns: Vec<String> = tool_names.iter().map(|t| (*t).to_owned()).collect();
-    columns.extend(set_labels.iter().cloned());
-    columns.extend([NONE_LABEL, PHANTOM_LABEL, MULTIPLE_LABEL].map(str::to_owned));
-    let counts = row_labels
-        .iter()
-        .map(|row| {
-            columns
-                .iter()
-                .map(|column| {
-                    cells
-                        .get(&(row.clone(), column.clone()))
-                        .copied()
-                        .unwrap_or(0)
-                })
-                .collect()
-        })
-        .collect();
-    Confusion {
-        rows: row_labels,
-        columns,
-        counts,
-    }
-}
-
-/// The off-diagonal cells (row label ≠ column label), largest count first.
-fn confusion_pairs(cells: &BTreeMap<(String, String), u64>) -> Vec<ConfusionPair> {
-    let mut pairs: Vec<ConfusionPair> = cells
-        .iter()
-        .filter(|((row, column), count)| row != column && **count > 0)
-        .map(|((row, column), count)| ConfusionPair {
-            expected: row.clone(),
-            picked: column.clone(),
-            count: *count,
-        })
-        .collect();
-    // Stable sort: ties keep the BTreeMap's (expected, picked) order.
-    pairs.sort_by_key(|p| std::cmp::Reverse(p.count));
-    pairs
-}
-
 pub mod calls;
+mod confusion;
+use confusion::{confusion_matrix, confusion_pairs, is_special};
 #[cfg(test)]
 mod tests;
