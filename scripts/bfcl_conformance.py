@@ -82,6 +82,17 @@ def read_lines(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def importable(item):
+    """Whether `mf tasks import bfcl` makes a case of the item (it lists the others as skipped):
+    one turn of user (and system) messages, at least one function."""
+    turns = item["question"]
+    return (
+        bool(item["function"])
+        and len(turns) == 1
+        and all(m.get("role") in ("user", "system") for m in turns[0])
+    )
+
+
 def mf_names(functions):
     """The names mf's importer gives an item's functions: `.` → `_` unless that merges two."""
     originals = [f["name"] for f in functions]
@@ -160,7 +171,7 @@ def perturb(kind, item, answer, calls, names, rng):
     if answer is None:  # irrelevance: the truth is no call
         if kind == "ground_truth":
             return []
-        if kind == "extra_call":
+        if kind == "extra_call" and item["function"]:
             f = rng.choice(item["function"])
             return [{"name": names[f["name"]], "arguments": {}}]
         return None
@@ -307,6 +318,8 @@ def main():
             answers = {a["id"]: a for a in read_lines(answer_path)}
         script, verdicts = {}, {}
         for item in items:
+            if not importable(item):
+                continue
             names, model_name = mf_names(item["function"])
             answer = answers.get(item["id"])
             calls = ground_truth_calls(item, answer, names) if answer else []

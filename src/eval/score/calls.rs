@@ -137,12 +137,13 @@ pub fn check<'t>(
         if matched.contains(&i) {
             continue;
         }
-        // The closest candidate: a call to this tool with the fewest problems.
+        // The closest candidate: a call to this tool no other expected call took, with the
+        // fewest problems.
         let best = fits[i]
             .iter()
             .enumerate()
             .filter_map(|(j, c)| c.as_ref().map(|c| (j, c)))
-            .min_by_key(|(_, c)| c.problems.len());
+            .min_by_key(|(j, c)| (owner[*j].is_some(), c.problems.len()));
         match best {
             Some((j, c)) => {
                 for p in &c.problems {
@@ -265,7 +266,7 @@ mod tests {
         let bad = check(&want, &r, &by_name, &mut check_args);
         assert!(!bad.ok);
         assert!(
-            bad.problems[0].starts_with("expectedCalls[1] (t): call 0: /v: expected \"x\""),
+            bad.problems[0].starts_with("expectedCalls[1] (t): call 1: /v: expected \"x\""),
             "{:?}",
             bad.problems
         );

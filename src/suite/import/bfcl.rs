@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::bfcl_answers::expected_args;
+use super::bfcl_answers::{UNSATISFIABLE, expected_args};
 use super::bfcl_schema::{convert_parameters, escape};
 use super::{Conversion, ImportError, Imported};
 use crate::suite::{Case, CaseTool, ExpectedCall, InlineTool, Suite};
@@ -139,6 +139,9 @@ fn case(
         .get("function")
         .and_then(Value::as_array)
         .ok_or("no `function` list")?;
+    if functions.is_empty() {
+        return Err("no function to offer (an mf case offers at least one tool)".into());
+    }
     // Names: `.` → `_` unless that would make two functions of the item one name.
     let originals: Vec<&str> = functions
         .iter()
@@ -214,7 +217,11 @@ fn case(
         let tool = &mut tools[*index];
         let schema = tool.parameters.as_mut().expect("set above");
         let at = escape(originals[*index]);
+        let before = out.len();
         let args = expected_args(id, &at, schema, answer, out);
+        if out[before..].iter().any(|c| c.kind == UNSATISFIABLE) {
+            case.reviewed = false;
+        }
         expected.push(ExpectedCall {
             tool: tool.name.clone(),
             args: Some(Value::Object(args)),

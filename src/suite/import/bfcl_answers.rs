@@ -5,6 +5,11 @@ use serde_json::{Map, Value, json};
 use super::Conversion;
 use super::bfcl_schema::{escape, fits_type, type_of};
 
+/// The conversion kind of an answer that requires a parameter the function does not declare:
+/// no call can pass BFCL's check, so the case is imported unreviewed.
+pub(super) const UNSATISFIABLE: &str = "answer requires a parameter the function does not \
+     declare (no call can pass BFCL's check): dropped, case marked reviewed: false";
+
 /// Most literal objects one BFCL dict answer expands into.
 const MAX_EXPANSION: usize = 256;
 
@@ -20,7 +25,8 @@ const MAX_EXPANSION: usize = 256;
 ///   `"$optional": true` when `""` is among them. A dict answer (`{key: [accepted…]}`) becomes
 ///   every literal object it accepts (keys whose list holds `""` may be absent), at most 256.
 ///
-/// An answer parameter the function does not declare is dropped (listed).
+/// An answer parameter the function does not declare is dropped (listed); when the answer
+/// requires it, [`UNSATISFIABLE`] is recorded.
 pub(super) fn expected_args(
     item: &str,
     at: &str,
@@ -44,10 +50,17 @@ pub(super) fn expected_args(
         .unwrap_or_default();
     for (name, accepted) in answer {
         if !declared.contains(name) {
+            let optional = accepted
+                .as_array()
+                .is_some_and(|l| l.iter().any(|v| v.as_str() == Some("")));
             record(
                 out,
                 format!("{at}/answer/{}", escape(name)),
-                "answer names a parameter the function does not declare: dropped",
+                if optional {
+                    "answer names a parameter the function does not declare: dropped"
+                } else {
+                    UNSATISFIABLE
+                },
                 Some(format!("accepted {accepted}")),
             );
         }
@@ -83,6 +96,14 @@ pub(super) fn expected_args(
                 Some(detail),
             );
         });
+        widen_enum(prop, &values, &prop_at, &mut |at, detail| {
+            record(
+                out,
+                at,
+                "enum widened to accept an answer it does not list",
+                Some(detail),
+            );
+        });
         // BFCL checks list items one level deep by the same rule.
         let elements: Vec<Value> = values
             .iter()
@@ -102,6 +123,19 @@ pub(super) fn expected_args(
                         out,
                         at,
                         "item type widened to accept an answer of another type",
+                        Some(detail),
+                    );
+                },
+            );
+            widen_enum(
+                items,
+                &elements,
+                &format!("{prop_at}/items"),
+                &mut |at, detail| {
+                    record(
+                        out,
+                        at,
+                        "item enum widened to accept an answer it does not list",
                         Some(detail),
                     );
                 },
@@ -190,6 +224,30 @@ fn widen(prop: &mut Value, values: &[Value], at: &str, record: &mut dyn FnMut(St
                 Value::Array(types.into_iter().map(Value::String).collect()),
             );
         }
+    }
+}
+
+/// Add to an `enum` every accepted value it does not list: BFCL never reads `enum`, so its
+/// answers may lie outside it (`"N/A"` for `unit: enum ["seconds", "milliseconds"]`), and the
+/// accepted answer must validate.
+fn widen_enum(
+    prop: &mut Value,
+    values: &[Value],
+    at: &str,
+    record: &mut dyn FnMut(String, String),
+) {
+    let Some(Value::Array(allowed)) = prop.get_mut("enum") else {
+        return;
+    };
+    let mut added = Vec::new();
+    for v in values {
+        if !allowed.contains(v) {
+            allowed.push(v.clone());
+            added.push(v.to_string());
+        }
+    }
+    if !added.is_empty() {
+        record(format!("{at}/enum"), format!("added {}", added.join(", ")));
     }
 }
 
