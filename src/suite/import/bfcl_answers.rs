@@ -363,4 +363,38 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn enums_take_accepted_answers_and_required_undeclared_answers_are_flagged() {
+        let mut schema = json!({"type": "object", "properties": {
+            "unit": {"type": "string", "enum": ["seconds", "milliseconds"]},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a"]}},
+        }});
+        let answer = json!({"unit": ["N/A"], "tags": [["a", "b"]], "start_time": ["09:00"]});
+        let mut out = Vec::new();
+        expected_args(
+            "i",
+            "f",
+            &mut schema,
+            answer.as_object().expect("map"),
+            &mut out,
+        );
+        assert_eq!(
+            schema["properties"]["unit"]["enum"],
+            json!(["seconds", "milliseconds", "N/A"])
+        );
+        assert_eq!(
+            schema["properties"]["tags"]["items"]["enum"],
+            json!(["a", "b"])
+        );
+        let kinds: Vec<&str> = out.iter().map(|c| c.kind.as_str()).collect();
+        assert_eq!(
+            kinds,
+            [
+                UNSATISFIABLE,
+                "enum widened to accept an answer it does not list",
+                "item enum widened to accept an answer it does not list",
+            ]
+        );
+    }
 }
