@@ -15,6 +15,7 @@ use crate::render::RenderError;
 use crate::render::template::TemplateError;
 use crate::suite::SuiteError;
 use crate::suite::author::AuthorError;
+use crate::suite::import::ImportError;
 use crate::suite::input::ResolveError;
 use crate::surface::error::InputError;
 use crate::surface::formats::LoadError;
@@ -40,6 +41,9 @@ pub enum Error {
     /// A suite could not be read.
     #[error(transparent)]
     Suite(#[from] SuiteError),
+    /// A benchmark file could not be imported (`mf tasks import`).
+    #[error(transparent)]
+    Import(#[from] ImportError),
     /// A baseline could not be read.
     #[error(transparent)]
     Baseline(#[from] BaselineError),

@@ -4,9 +4,12 @@
 use std::collections::BTreeMap;
 
 use crate::report::coverage::*;
-use crate::suite::Suite;
+use crate::suite::{CaseTool, Suite};
 
-/// Coverage of `suite`'s cases over the tools named in `tools` (surface order).
+/// Coverage of `suite`'s cases over the tools named in `tools` (surface order), then the tools
+/// cases define inline (`cases[].tools`, first definition order). A case counts for its
+/// `expectedTool`, or once for each distinct tool of its `expectedCalls`; an expected tool the
+/// case does not offer (its own `tools`, else the surface) is listed as unknown.
 pub fn coverage(suite: &Suite, tools: &[String]) -> CoverageReport {
     let mut reviewed: BTreeMap<&str, usize> = BTreeMap::new();
     let mut unreviewed: BTreeMap<&str, usize> = BTreeMap::new();
@@ -14,27 +17,53 @@ pub fn coverage(suite: &Suite, tools: &[String]) -> CoverageReport {
     let mut reviewed_cases = 0;
     let mut unknown = Vec::new();
     let offered: std::collections::HashSet<&str> = tools.iter().map(String::as_str).collect();
+    let mut tools: Vec<String> = tools.to_vec();
+    for case in &suite.cases {
+        for t in case.tools.iter().flatten() {
+            if let CaseTool::Inline(inline) = t
+                && !tools.contains(&inline.name)
+            {
+                tools.push(inline.name.clone());
+            }
+        }
+    }
     for case in &suite.cases {
         if case.reviewed {
             reviewed_cases += 1;
         }
-        match &case.expected_tool {
-            Some(None) if case.reviewed => must_not_call += 1,
-            Some(Some(t)) => {
-                let map = if case.reviewed {
-                    &mut reviewed
-                } else {
-                    &mut unreviewed
-                };
-                *map.entry(t.as_str()).or_insert(0) += 1;
-                if case.reviewed && !offered.contains(t.as_str()) {
-                    unknown.push(UnknownExpected {
-                        case: case.id.clone(),
-                        expected_tool: t.clone(),
-                    });
-                }
+        let expected: Vec<&str> = match (&case.expected_calls, &case.expected_tool) {
+            (Some(calls), _) => {
+                let mut names: Vec<&str> = calls.iter().map(|c| c.tool.as_str()).collect();
+                names.sort_unstable();
+                names.dedup();
+                names
             }
-            _ => {}
+            (None, Some(None)) => {
+                if case.reviewed {
+                    must_not_call += 1;
+                }
+                Vec::new()
+            }
+            (None, Some(Some(t))) => vec![t.as_str()],
+            (None, None) => Vec::new(),
+        };
+        for t in expected {
+            let map = if case.reviewed {
+                &mut reviewed
+            } else {
+                &mut unreviewed
+            };
+            *map.entry(t).or_insert(0) += 1;
+            let known = match &case.tools {
+                Some(own) => own.iter().any(|o| o.name() == t),
+                None => offered.contains(t),
+            };
+            if case.reviewed && !known {
+                unknown.push(UnknownExpected {
+                    case: case.id.clone(),
+                    expected_tool: t.to_owned(),
+                });
+            }
         }
     }
     let rows: Vec<ToolCoverage> = tools
@@ -98,6 +127,25 @@ mod tests {
             r#"{{"name":"s","tools":[],"cases":{cases},"profiles":{{"p":["a","b"]}}}}"#
         ))
         .expect("suite")
+    }
+
+    #[test]
+    fn case_tool_sets_and_call_sets_are_counted() {
+        let s = suite(
+            r#"[
+            {"id":"1","input":"x","expectedCalls":[{"tool":"c"},{"tool":"c"},{"tool":"a"}],
+             "tools":["a",{"name":"c"}]},
+            {"id":"2","input":"x","expectedTool":"d","tools":[{"name":"c"}]}]"#,
+        );
+        let r = coverage(&s, &["a".to_owned()]);
+        let rows: Vec<(&str, usize)> = r
+            .tools
+            .iter()
+            .map(|t| (t.tool.as_str(), t.reviewed_cases))
+            .collect();
+        assert_eq!(rows, [("a", 1), ("c", 1)], "c counted once for case 1");
+        assert_eq!(r.unknown_expected_tools.len(), 1);
+        assert_eq!(r.unknown_expected_tools[0].expected_tool, "d");
     }
 
     #[test]

@@ -2,18 +2,20 @@
 //! each (dispatched by `commands/tasks.rs`).
 
 pub mod generate;
+pub mod import;
 pub mod lint;
 pub mod mutate;
 
 use clap::{Args, Subcommand};
 
 /// Author and check task sets: lint a suite against its surface, write seeded robustness
-/// variants, or let a model draft cases.
+/// variants, let a model draft cases, or import a benchmark's category.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   mf tasks lint --suite mf.suite.json               unknown tools, duplicates, guidance (free)
   mf tasks mutate --suite mf.suite.json --seed 7 --out mf.mutated.json
-  mf tasks generate tools.json --models openai:gpt-4.1-mini --out drafts.tasks.yaml --dry-run")]
+  mf tasks generate tools.json --models openai:gpt-4.1-mini --out drafts.tasks.yaml --dry-run
+  mf tasks import bfcl BFCL_v4_multiple.json --answers possible_answer/BFCL_v4_multiple.json --out multiple.suite.json")]
 pub struct TasksArgs {
     /// What to do.
     #[command(subcommand)]
@@ -29,4 +31,6 @@ pub enum TasksCommand {
     Mutate(mutate::MutateArgs),
     /// Let a model draft cases per tool, must-not-call and boundary cases (unreviewed).
     Generate(generate::GenerateArgs),
+    /// Convert a benchmark's category into an mf suite (each item a case with its own tools).
+    Import(import::ImportArgs),
 }

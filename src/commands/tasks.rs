@@ -1,6 +1,7 @@
 //! `mf tasks`: one subcommand per file in `commands/tasks/`, dispatched here.
 
 mod generate;
+mod import;
 mod lint;
 mod mutate;
 
@@ -15,6 +16,7 @@ pub(super) fn run(args: &TasksArgs, style: Style) -> Result<Exit, Error> {
         TasksCommand::Lint(a) => lint::run(a, style),
         TasksCommand::Mutate(a) => mutate::run(a),
         TasksCommand::Generate(a) => generate::run(a, style),
+        TasksCommand::Import(a) => import::run(a),
     }
 }
 

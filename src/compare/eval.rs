@@ -50,6 +50,7 @@ pub const METRICS: &[&str] = &[
     "argument-accuracy",
     "over-trigger",
     "multi-call",
+    "call-set-accuracy",
     "tool-accuracy",
     "confusion-pair",
 ];
@@ -520,7 +521,20 @@ fn compare_model(
     let bi = RowIndex::new(base.0, base.1);
     let hi = RowIndex::new(head.0, head.1);
     let run = |m: &Metric<'_>| compare_metric(m, cases, (&bi, &hi, again), pairing, alpha);
-    let metrics: Vec<MetricComparison> = suite_metrics().iter().map(run).collect();
+    let mut metrics: Vec<MetricComparison> = suite_metrics().iter().map(run).collect();
+    if cases.iter().any(|c| c.expected_calls.is_some()) {
+        // Parallel-call cases: the exact call set (tools and arguments), as mf eval's
+        // callSetAccuracy counts it.
+        metrics.push(run(&Metric {
+            name: "call-set-accuracy",
+            subject: None,
+            higher_is_better: true,
+            applies: Box::new(|c| c.expected_calls.is_some()),
+            value: Box::new(|r, _| {
+                Some(r.verdict == TrialVerdict::Correct && r.args.as_ref().is_none_or(|a| a.ok))
+            }),
+        }));
+    }
 
     let expected: BTreeSet<String> = cases
         .iter()

@@ -37,9 +37,11 @@ use crate::report::metrics::ArgCheck;
 use crate::surface::Tool;
 
 /// The operators `expectedArgs` understands.
-pub const OPERATORS: [&str; 8] = [
+pub const OPERATORS: [&str; 10] = [
     "$contains",
     "$oneOf",
+    "$optional",
+    "$normalize",
     "$exists",
     "$regex",
     "$gte",
@@ -119,12 +121,18 @@ impl ArgumentChecker {
     ///     (Unicode lower case), since a model may capitalize what the user wrote; on an array:
     ///     some element equals `x` (strings case-insensitively, other values by deep equality);
     ///   - `{"$oneOf": [a, b, …]}` equals one of the listed values (deep equality as above);
+    ///     with `"$normalize": true` strings (at any depth) are compared after [`normalize`]
+    ///     (lower case; spaces and `, . / - _ * ^` removed; `'` read as `"`), the leniency of
+    ///     the Berkeley Function Calling Leaderboard's checker;
+    ///   - `{"$optional": true, …}` the property may be absent; when present the other
+    ///     operators apply;
     ///   - `{"$regex": "…"}` a string matching the Rust regular expression anywhere (unanchored;
     ///     write `^…$` to anchor, `(?i)` to ignore case);
     ///   - `{"$gte": n}`, `{"$lte": n}`, `{"$gt": n}`, `{"$lt": n}` a number in the range; they
     ///     combine, e.g. `{"$gte": 1, "$lte": 10}`.
     ///
-    /// Every operator except `{"$exists": false}` fails on a missing property.
+    /// Every operator except `{"$exists": false}` fails on a missing property, unless the
+    /// assertion says `"$optional": true`.
     pub fn check(&self, call: &Call, expected_args: Option<&Value>) -> ArgCheck {
         let mut problems = Vec::new();
         let mut notes = Vec::new();
@@ -395,6 +403,24 @@ fn validate_operators<'a>(
                 }
             }
             "$contains" => {}
+            "$optional" | "$normalize" => {
+                if !operand.is_boolean() {
+                    errors.push(format!(
+                        "{at}: expected true or false, got {} {}",
+                        kind(operand),
+                        quote(operand)
+                    ));
+                } else if op == "$normalize" && !ops.contains_key("$oneOf") {
+                    errors.push(format!(
+                        "{at}: modifies $oneOf; write it beside a \"$oneOf\" list"
+                    ));
+                } else if op == "$optional" && ops.contains_key("$exists") {
+                    errors.push(format!(
+                        "{at}: cannot be combined with $exists (say either that the property \
+                         may be absent or whether it must be)"
+                    ));
+                }
+            }
             "$oneOf" => match operand.as_array() {
                 Some(options) if !options.is_empty() => {}
                 _ => errors.push(format!(
@@ -540,7 +566,10 @@ fn check_operators(
         }
     }
     let Some(value) = value else {
-        let wanted: Vec<&String> = ops.keys().collect();
+        if ops.get("$optional") == Some(&Value::Bool(true)) {
+            return;
+        }
+        let wanted: Vec<&String> = ops.keys().filter(|k| !is_modifier(k)).collect();
         problems.push(format!(
             "{at}: missing; expected a value for {}",
             join_names(&wanted)
@@ -549,12 +578,26 @@ fn check_operators(
     };
     for (op, operand) in ops {
         let failure = match op.as_str() {
-            "$exists" => None,
+            "$exists" | "$optional" | "$normalize" => None,
             "$contains" => check_contains(value, operand),
             "$oneOf" => {
                 let options = operand.as_array().map(Vec::as_slice).unwrap_or_default();
-                (!options.iter().any(|o| json_equal(value, o)))
-                    .then(|| format!("expected one of {}, got {}", quote(operand), quote(value)))
+                let loose = ops.get("$normalize") == Some(&Value::Bool(true));
+                let equal = |o: &Value| {
+                    if loose {
+                        json_equal(&normalized(value), &normalized(o))
+                    } else {
+                        json_equal(value, o)
+                    }
+                };
+                (!options.iter().any(equal)).then(|| {
+                    format!(
+                        "expected one of {}{}, got {}",
+                        quote(operand),
+                        if loose { " (normalized)" } else { "" },
+                        quote(value)
+                    )
+                })
             }
             "$regex" => {
                 let pattern = operand.as_str().unwrap_or_default();
@@ -636,6 +679,36 @@ fn check_bound(op: &str, operand: &Value, value: &Value) -> Option<String> {
         _ => (n < bound, "below"),
     };
     (!holds).then(|| format!("expected a number {words} {bound}, got {}", quote(value)))
+}
+
+/// Operators that modify others and assert nothing alone.
+fn is_modifier(op: &str) -> bool {
+    matches!(op, "$optional" | "$normalize")
+}
+
+/// A string as `$normalize` compares it: lower case, with spaces and `, . / - _ * ^` removed
+/// and `'` read as `"` (so `"April 1, 2024"` matches `"april 1 2024"`). This is the
+/// Berkeley Function Calling Leaderboard checker's `standardize_string`.
+pub fn normalize(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, ' ' | ',' | '.' | '/' | '-' | '_' | '*' | '^'))
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == '\'' { '"' } else { c })
+        .collect()
+}
+
+/// `v` with every string in it (at any depth) [`normalize`]d.
+fn normalized(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(normalize(s)),
+        Value::Array(items) => Value::Array(items.iter().map(normalized).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), normalized(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// Deep equality with numbers compared by value (`1 == 1.0`), exactly for integers.

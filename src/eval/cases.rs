@@ -136,6 +136,8 @@ mod tests {
             id: "c".into(),
             input_hash: "sha256:0".into(),
             expected_tool: Some("t".into()),
+            expected_calls: None,
+            tools: None,
             reviewed,
             tags: vec![],
             line: Some(3),

@@ -9,7 +9,6 @@ use super::shard::{Shard, assign};
 use crate::providers::config::ModelSpec;
 use crate::report::compare::{Pairing, PowerPlan};
 use crate::suite::Case;
-use crate::surface::Tool;
 use crate::surface::tokens::TOKENIZER;
 
 /// The plan of a run that was not sent.
@@ -19,8 +18,10 @@ pub struct DryRun {
     pub cases: usize,
     /// Trials per case and model.
     pub repeat: u32,
-    /// Tools offered.
+    /// Tools offered (with per-case tool sets: the largest set).
     pub tools: usize,
+    /// Some case offers its own tool set (`cases[].tools`).
+    pub per_case_tools: bool,
     /// Seed of the tool order.
     pub seed: u64,
     /// The tool-order algorithm.
@@ -124,7 +125,7 @@ pub fn dry_run(
     config: &EvalConfig,
     specs: &[ModelSpec],
     cases: &[Case],
-    tools: &[Tool],
+    tools: usize,
     prompt_tokens: &[u64],
     refusals: Vec<BudgetError>,
 ) -> DryRun {
@@ -169,7 +170,8 @@ pub fn dry_run(
     DryRun {
         cases: cases.len(),
         repeat: config.repeat,
-        tools: tools.len(),
+        tools,
+        per_case_tools: cases.iter().any(|c| c.tools.is_some()),
         seed: config.seed,
         permutation: PERMUTATION_VERSION,
         tokenizer: TOKENIZER,

@@ -14,7 +14,7 @@ use super::dry_run::{DryRun, dry_run};
 use super::plan::{self, BudgetError};
 use super::run::{self, Progress, RunModel, RunOptions};
 use super::scorecard::{ScorecardInput, scorecard};
-use super::{args, models, shard};
+use super::{args, case_tools, models, shard};
 use crate::report::scorecard::{Scorecard, ShardInfo};
 use crate::suite::input::suite_surface;
 use crate::suite::{Case, Suite, discover};
@@ -119,14 +119,20 @@ pub fn load_suite(path: Option<&Path>) -> Result<LoadedSuite, EvalError> {
     suite.validate_for_eval(&display)?;
     let mut problems = Vec::new();
     for case in &suite.cases {
-        if let Some(expected) = &case.expected_args
-            && let Err(e) = args::validate_expected_args(expected)
-        {
-            let at = case.line.map(|l| format!(":{l}")).unwrap_or_default();
-            problems.push(format!(
-                "{display}{at}: case {:?}: expectedArgs: {e}",
-                case.id
-            ));
+        let at = case.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let mut assertions: Vec<(String, &serde_json::Value)> = Vec::new();
+        if let Some(expected) = &case.expected_args {
+            assertions.push(("expectedArgs".to_owned(), expected));
+        }
+        for (i, call) in case.call_set().unwrap_or_default().iter().enumerate() {
+            if let Some(expected) = &call.args {
+                assertions.push((format!("expectedCalls[{i}].args"), expected));
+            }
+        }
+        for (field, expected) in assertions {
+            if let Err(e) = args::validate_expected_args(expected) {
+                problems.push(format!("{display}{at}: case {:?}: {field}: {e}", case.id));
+            }
         }
     }
     if !problems.is_empty() {
@@ -143,7 +149,9 @@ pub fn load_suite(path: Option<&Path>) -> Result<LoadedSuite, EvalError> {
 /// error when it names none.
 pub fn suite_tools(loaded: &LoadedSuite) -> Result<(Surface, Vec<String>, String), EvalError> {
     let (surface, warnings, label) = suite_surface(&loaded.suite, &loaded.path, &loaded.display)?;
-    if surface.tools.is_empty() {
+    let every_case_has_tools =
+        !loaded.suite.cases.is_empty() && loaded.suite.cases.iter().all(|c| c.tools.is_some());
+    if surface.tools.is_empty() && !every_case_has_tools {
         return Err(EvalError::Plan(format!(
             "no tools: {label} offers none (the suite has no tools[] or its surface has no \
              tools); give the tools as PATH, URL, --stdio or --server"
@@ -219,27 +227,44 @@ pub fn evaluate(
     surface_label: &str,
     observer: &mut dyn Observer,
 ) -> Result<EvalOutcome, EvalError> {
+    let all_tools = surface.tools.clone();
     let tools = profile_tools(surface.tools, &suite.suite, config.profile.as_deref())?;
     let (tools, left_out) = super::leave_out::leave_out(tools, &config.without)?;
-    if tools.is_empty() {
+    let cases: Vec<Case> = crate::suite::select(&suite.suite, &config.selection)
+        .map_err(|e| EvalError::Plan(format!("{}: {e}", suite.display)))?
+        .into_iter()
+        .cloned()
+        .collect();
+    if !config.without.is_empty() && cases.iter().any(|c| c.tools.is_some()) {
+        return Err(EvalError::Plan(format!(
+            "{}: cases that offer their own `tools` cannot be ablated yet (leaving a tool out \
+             keeps the full plan's order only for the run's tools); select cases without their \
+             own tools (--cases, --skip)",
+            suite.display
+        )));
+    }
+    if tools.is_empty() && cases.iter().any(|c| c.tools.is_none()) {
         return Err(EvalError::Plan(format!(
             "no tools to offer: {surface_label} has none; give a surface (PATH, URL, --stdio) or \
              add tools[] to {}",
             suite.display
         )));
     }
-    let cases: Vec<Case> = crate::suite::select(&suite.suite, &config.selection)
-        .map_err(|e| EvalError::Plan(format!("{}: {e}", suite.display)))?
-        .into_iter()
-        .cloned()
-        .collect();
+    let case_tools = case_tools::resolve(&cases, &all_tools, tools, &suite.display)
+        .map_err(|problems| EvalError::Plan(problems.join("\n")))?;
+    let tools = case_tools.run_tools().to_vec();
     let offered = match config.profile.as_deref() {
         Some(p) => format!("profile {p:?}"),
         None => format!("the surface ({surface_label})"),
     };
-    // The error rules of `mf tasks lint`, on the selected cases against the offered tools.
+    let sets: Vec<Vec<&Tool>> = case_tools
+        .sets
+        .iter()
+        .map(|set| set.iter().map(|&i| &case_tools.pool[i]).collect())
+        .collect();
+    // The error rules of `mf tasks lint`, on the selected cases against what each offers.
     let problems =
-        super::task_lint::blocking(&cases, &tools, &suite.display, &offered, suite.suite.format);
+        super::task_lint::blocking(&cases, &sets, &suite.display, &offered, suite.suite.format);
     if !problems.is_empty() {
         let lines: Vec<String> = problems
             .iter()
@@ -253,14 +278,29 @@ pub fn evaluate(
     }
 
     let specs = models::resolve(config, &suite.suite, &suite.display)?;
-    let tool_tokens: u64 = tools
+    let pool_tokens: Vec<u64> = case_tools
+        .pool
         .iter()
         .map(|t| tokens::tool_tokens(t).total as u64)
-        .sum();
+        .collect();
+    let set_tokens: Vec<u64> = case_tools
+        .sets
+        .iter()
+        .map(|set| set.iter().map(|&i| pool_tokens[i]).sum())
+        .collect();
+    // The run's tools as the scorecard counts them: what a case without its own set sends, or
+    // the smallest set when every case has one (the health check's floor).
+    let tool_tokens: u64 = if case_tools.run > 0 {
+        pool_tokens[..case_tools.run].iter().sum()
+    } else {
+        set_tokens.iter().copied().min().unwrap_or(0)
+    };
     let prompt_tokens: Vec<u64> = cases
         .iter()
-        .map(|c| tool_tokens + tokens::count(&c.input) as u64)
+        .zip(&set_tokens)
+        .map(|(c, t)| t + tokens::count(&c.input) as u64)
         .collect();
+    let widest = case_tools.sets.iter().map(Vec::len).max().unwrap_or(0);
     let paid = specs.iter().filter(|s| s.provider.wire().is_some()).count();
     let named_tokens: Vec<(&str, u64)> = cases
         .iter()
@@ -272,12 +312,12 @@ pub fn evaluate(
         paid,
         cases.len(),
         config.repeat,
-        tools.len(),
+        widest,
         &named_tokens,
     );
     refusals.extend(missing_keys(&specs));
     if config.dry_run {
-        let plan = dry_run(config, &specs, &cases, &tools, &prompt_tokens, refusals);
+        let plan = dry_run(config, &specs, &cases, widest, &prompt_tokens, refusals);
         return Ok(EvalOutcome::DryRun(Box::new(plan)));
     }
     if refusals.iter().all(BudgetError::is_gate) && !refusals.is_empty() {
@@ -289,13 +329,23 @@ pub fn evaluate(
 
     let models = models::build(config, specs)?;
     let case_ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
-    let planned = left_out.apply(plan::trials(
-        models.len(),
-        &case_ids,
-        config.repeat,
-        config.seed,
-        left_out.full(),
-    ));
+    let planned = if config.without.is_empty() {
+        plan::trials_for_sets(
+            models.len(),
+            &case_ids,
+            config.repeat,
+            config.seed,
+            &case_tools.sets,
+        )
+    } else {
+        left_out.apply(plan::trials(
+            models.len(),
+            &case_ids,
+            config.repeat,
+            config.seed,
+            left_out.full(),
+        ))
+    };
     let planned = match config.shard {
         None => planned,
         Some(shard) => {
@@ -329,7 +379,7 @@ pub fn evaluate(
     let run_started = Instant::now();
     let result = runtime.block_on(run::run(
         Arc::clone(&models),
-        tools.clone(),
+        case_tools.pool.clone(),
         cases
             .iter()
             .map(|c| (c.id.clone(), c.input.clone()))
@@ -354,6 +404,7 @@ pub fn evaluate(
         suite_display: &suite.display,
         surface_label,
         tools: &tools,
+        case_tools: &case_tools,
         tool_tokens,
         cases: &cases,
         prompt_tokens: &prompt_tokens,

@@ -129,6 +129,8 @@ fn cases_of(card: &Scorecard) -> Vec<Case> {
             line: c.line,
             mutated_from: c.mutated_from.clone(),
             mutation: c.mutation.clone(),
+            expected_calls: None,
+            tools: None,
         })
         .collect()
 }
@@ -137,6 +139,19 @@ fn cases_of(card: &Scorecard) -> Vec<Case> {
 /// is merged too and marked `partial`.
 pub fn merge(parts: Vec<Part>, allow_partial: bool) -> Result<Scorecard, MergeError> {
     let mut problems = Vec::new();
+    if parts.iter().any(|p| {
+        p.card
+            .suite
+            .cases
+            .iter()
+            .any(|c| c.tools.is_some() || c.expected_calls.is_some())
+    }) {
+        return Err(MergeError(vec![
+            "these parts hold cases with their own `tools` or `expectedCalls`, which mf merge \
+             cannot score again from a scorecard yet: run that suite unsharded"
+                .into(),
+        ]));
+    }
     if parts.is_empty() {
         return Err(MergeError(vec![
             "no parts given: pass the --json-out files of every `mf eval --shard K/N`".into(),

@@ -9,6 +9,7 @@ pub mod args;
 pub mod author;
 pub mod batch;
 pub mod cache;
+pub mod case_tools;
 pub mod cases;
 pub mod check_suite;
 pub mod config;

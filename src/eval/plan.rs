@@ -189,6 +189,46 @@ pub fn trials(
     out
 }
 
+/// Trials in plan order when each case offers its own tools: `sets[c]` are case `c`'s tools as
+/// indices into one pool, and a trial's order is the `mf-perm-v1` permutation of that set (by
+/// its length) mapped onto those indices. With every set `0..n` this is [`trials`].
+pub fn trials_for_sets(
+    models: usize,
+    case_ids: &[&str],
+    repeat: u32,
+    seed: u64,
+    sets: &[Vec<usize>],
+) -> Vec<PlannedTrial> {
+    let mut out = Vec::with_capacity(models * case_ids.len() * repeat as usize);
+    let orders: Vec<Vec<Vec<usize>>> = case_ids
+        .iter()
+        .zip(sets)
+        .map(|(id, set)| {
+            (0..repeat)
+                .map(|t| {
+                    permutation(seed, id, t, set.len())
+                        .into_iter()
+                        .map(|i| set[i])
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    for model in 0..models {
+        for (case, per_trial) in orders.iter().enumerate() {
+            for (trial, order) in per_trial.iter().enumerate() {
+                out.push(PlannedTrial {
+                    model,
+                    case,
+                    trial: trial as u32,
+                    order: order.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Every budget the plan breaks, in a fixed order (trials, tools, input tokens, context).
 /// `paid_models` counts models that send requests (offline models are free and not limited);
 /// `prompt_tokens` is each case's lower bound (tools + input).
@@ -290,6 +330,21 @@ mod tests {
         assert_eq!((t[0].model, t[0].case, t[0].trial), (0, 0, 0));
         assert_eq!((t[3].model, t[3].case, t[3].trial), (0, 1, 0));
         assert_eq!(t[0].order, t[6].order, "same order for every model");
+        let sets = [vec![0, 1, 2, 3], vec![7, 9]];
+        let s = trials_for_sets(2, &["a", "b"], 3, 0, &sets);
+        assert_eq!(
+            s.iter().map(|p| &p.order).take(3).collect::<Vec<_>>(),
+            t.iter().map(|p| &p.order).take(3).collect::<Vec<_>>(),
+            "a full set is the plain plan"
+        );
+        let mapped: Vec<usize> = permutation(0, "b", 1, 2)
+            .iter()
+            .map(|&i| sets[1][i])
+            .collect();
+        assert_eq!(
+            s[4].order, mapped,
+            "a case's own set, permuted by its length"
+        );
         let b = Budgets {
             max_trials: 50,
             max_tools: 6,

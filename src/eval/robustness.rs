@@ -123,6 +123,8 @@ mod tests {
             id: id.into(),
             input_hash: "sha256:0".into(),
             expected_tool: Some("t".into()),
+            expected_calls: None,
+            tools: None,
             reviewed: from.is_none(),
             tags: vec![],
             line: None,

@@ -334,7 +334,7 @@ fn immediate(shared: &Shared, trial: &PlannedTrial) -> Option<TrialRecord> {
     let mut rec = record(shared, trial, model);
     match &model.backend {
         Backend::Offline(o) => {
-            rec.outcome = o.answer(&req, trial.trial);
+            rec.outcome = o.answer(&req, &shared.case_ids[trial.case], trial.trial);
             Some(rec)
         }
         Backend::Http(_) => {

@@ -14,8 +14,8 @@ use super::args::ArgumentChecker;
 use crate::providers::config::Price;
 use crate::providers::{Call, Reply, TrialError};
 use crate::report::metrics::{
-    ArgCheck, CaseLevelRate, Confusion, ConfusionPair, Cost, Latency, MULTIPLE_LABEL, ModelMetrics,
-    NONE_LABEL, PHANTOM_LABEL, PositionSensitivity, Rate, Tokens, ToolMetrics, Unreviewed, Verdict,
+    ArgCheck, CaseLevelRate, Cost, Latency, MULTIPLE_LABEL, ModelMetrics, NONE_LABEL,
+    PHANTOM_LABEL, PositionSensitivity, Rate, Tokens, ToolMetrics, Unreviewed, Verdict,
 };
 use crate::stats;
 use crate::suite::Case;
@@ -46,6 +46,7 @@ pub struct TrialScore {
 /// 6. the expected tool is among the calls, with other surface tools → `unexpected-additional-calls`;
 /// 7. otherwise → `wrong-tool`.
 ///
+/// A parallel-call case (`expectedCalls`) is judged by [`calls::verdict`] after rule 1.
 /// A case without `expectedTool` (which eval refuses before running) is treated as must-call
 /// with no tool that can be correct.
 pub fn verdict(
@@ -63,6 +64,9 @@ pub fn verdict(
         } else {
             Verdict::OverTriggered
         };
+    }
+    if let Some(expected) = case.call_set() {
+        return calls::verdict(expected, tool_names, reply);
     }
     if reply.calls.is_empty() {
         return Verdict::Abstained;
@@ -110,6 +114,8 @@ pub fn picked_label(tool_names: &BTreeSet<&str>, reply: &Reply) -> String {
 /// Score one trial of `case` against the surface `tools`: verdict, confusion column, and the
 /// argument check of the first call to the expected tool when the verdict is `correct` or
 /// `unexpected-additional-calls` (see `eval::args`). Only `record.outcome` is read.
+///
+/// `tools` are the tools this case offers (its own set, or the run's).
 pub fn score_trial(case: &Case, tools: &[Tool], record: &TrialRecord) -> TrialScore {
     let surface = Surface::new(tools);
     surface.score(case, &record.outcome, &mut |tool, call, expected| {
@@ -150,6 +156,20 @@ impl<'a> Surface<'a> {
                 args: None,
             };
         };
+        if let Some(expected) = case.call_set() {
+            let picked = if reply.calls.is_empty() {
+                NONE_LABEL.to_owned()
+            } else {
+                calls::picked_label(&self.names, reply).unwrap_or_else(|| PHANTOM_LABEL.to_owned())
+            };
+            let args = (verdict == Verdict::Correct)
+                .then(|| calls::check(expected, reply, &self.by_name, check_args));
+            return TrialScore {
+                verdict,
+                picked: Some(picked),
+                args,
+            };
+        }
         let picked = Some(picked_label(&self.names, reply));
         let args = match verdict {
             Verdict::Correct | Verdict::UnexpectedAdditionalCalls => {
@@ -224,7 +244,33 @@ pub fn metrics(
     records: &[TrialRecord],
     price: Option<&Price>,
 ) -> ModelMetrics {
-    metrics_with(cases, tools, records, price, None)
+    metrics_with(cases, &Offered::same(tools), records, price, None)
+}
+
+/// The tools each case offers: the run's tools, or a case's own set.
+#[derive(Debug, Clone, Copy)]
+pub struct Offered<'a> {
+    /// The run's tools (every case without a set of its own).
+    pub run: &'a [Tool],
+    /// The cases with their own tool set, by case id.
+    pub own: &'a BTreeMap<String, Vec<Tool>>,
+}
+
+static NO_OWN: BTreeMap<String, Vec<Tool>> = BTreeMap::new();
+
+impl<'a> Offered<'a> {
+    /// Every case offers `tools`.
+    pub fn same(tools: &'a [Tool]) -> Offered<'a> {
+        Offered {
+            run: tools,
+            own: &NO_OWN,
+        }
+    }
+
+    /// The tools case `id` offers.
+    pub fn of(&self, id: &str) -> &'a [Tool] {
+        self.own.get(id).map_or(self.run, Vec::as_slice)
+    }
 }
 
 /// [`metrics`] for a model that cannot produce arguments: `no_arguments` says why, argument
@@ -232,23 +278,30 @@ pub fn metrics(
 /// tool alone.
 pub fn metrics_with(
     cases: &[Case],
-    tools: &[Tool],
+    offered: &Offered<'_>,
     records: &[TrialRecord],
     price: Option<&Price>,
     no_arguments: Option<&str>,
 ) -> ModelMetrics {
-    let surface = Surface::new(tools);
-    let mut checkers: HashMap<&str, ArgumentChecker> = HashMap::new();
+    let surface = Surface::new(offered.run);
+    let own: HashMap<&str, Surface> = offered
+        .own
+        .iter()
+        .map(|(id, tools)| (id.as_str(), Surface::new(tools)))
+        .collect();
+    // Keyed by the tool definition itself: two cases' own sets may define one name differently.
+    let mut checkers: HashMap<*const Tool, ArgumentChecker> = HashMap::new();
     aggregate(
         cases,
         &surface,
+        &own,
         records,
         price,
         no_arguments,
-        &mut |_, case, record| {
-            surface.score(case, &record.outcome, &mut |tool, call, expected| {
+        &mut |_, case, case_surface, record| {
+            case_surface.score(case, &record.outcome, &mut |tool, call, expected| {
                 checkers
-                    .entry(tool.name.as_str())
+                    .entry(std::ptr::from_ref(tool))
                     .or_insert_with(|| ArgumentChecker::new(tool))
                     .check(call, expected)
             })
@@ -283,11 +336,12 @@ pub fn metrics_rescored(
     aggregate(
         cases,
         &surface,
+        &HashMap::new(),
         records,
         price,
         no_arguments,
-        &mut |i, case, record| {
-            let mut score = surface.score(case, &record.outcome, &mut |_, _, _| ArgCheck {
+        &mut |i, case, case_surface, record| {
+            let mut score = case_surface.score(case, &record.outcome, &mut |_, _, _| ArgCheck {
                 ok: false,
                 problems: Vec::new(),
                 notes: Vec::new(),
@@ -298,18 +352,27 @@ pub fn metrics_rescored(
     )
 }
 
-/// The figures of [`ModelMetrics`] from `records`, each scored by `score(index, case, record)`.
+/// A case's scoring: `(record index, case, the surface the case offered, record)`.
+type ScoreFn<'s, 'a> = dyn FnMut(usize, &'a Case, &Surface<'a>, &'a TrialRecord) -> TrialScore + 's;
+
+/// The figures of [`ModelMetrics`] from `records`, each scored by `score`; a case offers its
+/// own surface from `own` when it has one, else `surface`.
 fn aggregate<'a>(
     cases: &'a [Case],
     surface: &Surface<'a>,
+    own: &HashMap<&str, Surface<'a>>,
     records: &'a [TrialRecord],
     price: Option<&Price>,
     no_arguments: Option<&str>,
-    score: &mut dyn FnMut(usize, &'a Case, &'a TrialRecord) -> TrialScore,
+    score: &mut ScoreFn<'_, 'a>,
 ) -> ModelMetrics {
     let case_by_id: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
 
     let mut per_tool: BTreeMap<&str, ToolTally> = BTreeMap::new();
+    // Columns of the confusion matrix: the run's tools, then what cases with their own set
+    // expected or picked.
+    let mut columns: BTreeSet<&str> = surface.names.clone();
+    let mut set_columns: BTreeSet<String> = BTreeSet::new();
     for name in &surface.names {
         per_tool.entry(name).or_default();
     }
@@ -317,7 +380,12 @@ fn aggregate<'a>(
         if let Some(name) = expected_tool(case) {
             per_tool.entry(name).or_default();
         }
+        for call in case.call_set().unwrap_or_default() {
+            per_tool.entry(call.tool.as_str()).or_default();
+        }
     }
+    let mut call_set = Tally::default();
+    let mut any_call_set = false;
 
     let (mut trials, mut errors, mut cached, mut retries) = (0u64, 0u64, 0u64, 0u64);
     let mut verdicts: BTreeMap<Verdict, u64> = Verdict::ALL.iter().map(|&v| (v, 0)).collect();
@@ -329,7 +397,7 @@ fn aggregate<'a>(
     let mut multi_call = Tally::default();
     let mut per_case: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     let mut cells: BTreeMap<(String, String), u64> = BTreeMap::new();
-    let mut rows: BTreeSet<&str> = BTreeSet::new();
+    let mut rows: BTreeSet<String> = BTreeSet::new();
     let mut must_not_call_row = false;
     let mut by_index: Vec<Tally> = Vec::new();
     let (mut first, mut middle, mut last) = (Tally::default(), Tally::default(), Tally::default());
@@ -344,10 +412,11 @@ fn aggregate<'a>(
         let Some(&case) = case_by_id.get(record.case_id.as_str()) else {
             continue;
         };
-        if case.expected_tool.is_none() {
+        if case.expected_tool.is_none() && case.expected_calls.is_none() {
             continue;
         }
-        let score = score(index, case, record);
+        let case_surface = own.get(case.id.as_str()).unwrap_or(surface);
+        let score = score(index, case, case_surface, record);
 
         // Run health and spend: every trial.
         trials += 1;
@@ -398,6 +467,52 @@ fn aggregate<'a>(
             arguments.add(args_ok);
         }
 
+        if let Some(expected_calls) = case.call_set() {
+            any_call_set = true;
+            abstention.add(score.verdict == Verdict::Abstained);
+            let correct = score.verdict == Verdict::Correct;
+            call_set.add(correct && (!checks_args || args_ok));
+            let expected_names: BTreeSet<&str> =
+                expected_calls.iter().map(|c| c.tool.as_str()).collect();
+            for name in &expected_names {
+                let tally = per_tool.entry(name).or_default();
+                tally.cases.insert(case.id.as_str());
+                tally.accuracy.add(correct);
+                if checks_args && correct {
+                    tally.arguments.add(args_ok);
+                }
+            }
+            for call in &reply.calls {
+                if let Some(name) = call.name.as_deref()
+                    && case_surface.names.contains(name)
+                {
+                    columns.insert(name);
+                }
+            }
+            let called: BTreeSet<&str> = reply
+                .calls
+                .iter()
+                .filter_map(|c| c.name.as_deref())
+                .collect();
+            for name in called {
+                if let Some(tally) = per_tool.get_mut(name) {
+                    tally.picked += 1;
+                    if !expected_names.contains(name) {
+                        tally.picked_wrongly += 1;
+                    }
+                }
+            }
+            let row = calls::expected_label(expected_calls);
+            let column = score.picked.unwrap_or_else(|| NONE_LABEL.to_owned());
+            for label in [&row, &column] {
+                if !columns.contains(label.as_str()) && !is_special(label) {
+                    set_columns.insert(label.clone());
+                }
+            }
+            rows.insert(row.clone());
+            *cells.entry((row, column)).or_default() += 1;
+            continue;
+        }
         let expected = expected_tool(case);
         match expected {
             None => {
@@ -406,7 +521,8 @@ fn aggregate<'a>(
             }
             Some(name) => {
                 abstention.add(score.verdict == Verdict::Abstained);
-                rows.insert(name);
+                rows.insert(name.to_owned());
+                columns.insert(name);
                 let tally = per_tool.entry(name).or_default();
                 tally.cases.insert(case.id.as_str());
                 tally.accuracy.add(score.verdict == Verdict::Correct);
@@ -434,11 +550,18 @@ fn aggregate<'a>(
             .filter_map(|c| c.name.as_deref())
             .collect();
         for name in called {
+            if case_surface.names.contains(name) {
+                columns.insert(name);
+            }
             if let Some(tally) = per_tool.get_mut(name) {
                 tally.picked += 1;
                 if expected != Some(name) {
                     tally.picked_wrongly += 1;
                 }
+            } else if case_surface.names.contains(name) {
+                let tally = per_tool.entry(name).or_default();
+                tally.picked += 1;
+                tally.picked_wrongly += u64::from(expected != Some(name));
             }
         }
         let row = expected.unwrap_or(NONE_LABEL).to_owned();
@@ -446,7 +569,8 @@ fn aggregate<'a>(
         *cells.entry((row, column)).or_default() += 1;
     }
 
-    let confusion = confusion_matrix(&surface.names, &rows, must_not_call_row, &cells);
+    // A row a single-call case and a call-set case share sorts once.
+    let confusion = confusion_matrix(&columns, &set_columns, &rows, must_not_call_row, &cells);
     let confusion_pairs = confusion_pairs(&cells);
     let outcomes: Vec<(u64, u64)> = per_case.values().copied().collect();
     let level = stats::case_level(&outcomes);
@@ -494,6 +618,7 @@ fn aggregate<'a>(
             rate: Rate::new(level.majority_correct, level.cases),
         },
         argument_accuracy: arguments.rate(),
+        call_set_accuracy: any_call_set.then(|| call_set.rate()),
         argument_accuracy_na: no_arguments.map(str::to_owned),
         abstention: abstention.rate(),
         over_trigger: over_trigger.rate(),
@@ -504,7 +629,8 @@ fn aggregate<'a>(
             .into_iter()
             .map(|(name, t)| ToolMetrics {
                 tool: name.to_owned(),
-                on_surface: surface.names.contains(name),
+                on_surface: surface.names.contains(name)
+                    || own.values().any(|s| s.names.contains(name)),
                 cases: t.cases.len() as u64,
                 accuracy: t.accuracy.rate(),
                 picked: t.picked,
@@ -527,55 +653,8 @@ fn aggregate<'a>(
     }
 }
 
-/// Lay the counted cells out as a matrix (see [`Confusion`] for the order).
-fn confusion_matrix(
-    tool_names: &BTreeSet<&str>,
-    rows: &BTreeSet<&str>,
-    must_not_call_row: bool,
-    cells: &BTreeMap<(String, String), u64>,
-) -> Confusion {
-    let mut row_labels: Vec<String> = rows.iter().map(|r| (*r).to_owned()).collect();
-    if must_not_call_row {
-        row_labels.push(NONE_LABEL.to_owned());
-    }
-    let mut columns: Vec<String> = tool_names.iter().map(|t| (*t).to_owned()).collect();
-    columns.extend([NONE_LABEL, PHANTOM_LABEL, MULTIPLE_LABEL].map(str::to_owned));
-    let counts = row_labels
-        .iter()
-        .map(|row| {
-            columns
-                .iter()
-                .map(|column| {
-                    cells
-                        .get(&(row.clone(), column.clone()))
-                        .copied()
-                        .unwrap_or(0)
-                })
-                .collect()
-        })
-        .collect();
-    Confusion {
-        rows: row_labels,
-        columns,
-        counts,
-    }
-}
-
-/// The off-diagonal cells (row label ≠ column label), largest count first.
-fn confusion_pairs(cells: &BTreeMap<(String, String), u64>) -> Vec<ConfusionPair> {
-    let mut pairs: Vec<ConfusionPair> = cells
-        .iter()
-        .filter(|((row, column), count)| row != column && **count > 0)
-        .map(|((row, column), count)| ConfusionPair {
-            expected: row.clone(),
-            picked: column.clone(),
-            count: *count,
-        })
-        .collect();
-    // Stable sort: ties keep the BTreeMap's (expected, picked) order.
-    pairs.sort_by_key(|p| std::cmp::Reverse(p.count));
-    pairs
-}
-
+pub mod calls;
+mod confusion;
+use confusion::{confusion_matrix, confusion_pairs, is_special};
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
+use super::case_tools::CaseTools;
 use super::config::{EvalConfig, EvalGates};
 use super::plan::PERMUTATION_VERSION;
 use super::run::RunModel;
@@ -30,6 +31,7 @@ pub(super) struct ScorecardInput<'a> {
     pub(super) suite_display: &'a str,
     pub(super) surface_label: &'a str,
     pub(super) tools: &'a [Tool],
+    pub(super) case_tools: &'a CaseTools,
     pub(super) tool_tokens: u64,
     pub(super) cases: &'a [Case],
     pub(super) prompt_tokens: &'a [u64],
@@ -65,9 +67,13 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         let records = by_model.remove(&m.spec.label).unwrap_or_default();
         let no_arguments =
             (m.spec.provider == ProviderKind::Lexical).then_some(LEXICAL_NO_ARGUMENTS);
+        let offered = score::Offered {
+            run: inp.tools,
+            own: &inp.case_tools.own,
+        };
         let metrics = score::metrics_with(
             inp.cases,
-            inp.tools,
+            &offered,
             &records,
             m.spec.price.as_ref(),
             no_arguments,
@@ -77,7 +83,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             let Some(case) = case_by_id.get(r.case_id.as_str()) else {
                 continue;
             };
-            let mut scored = score::score_trial(case, inp.tools, r);
+            let mut scored = score::score_trial(case, offered.of(&case.id), r);
             if no_arguments.is_some() {
                 scored.args = None;
             }
@@ -107,8 +113,9 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         models.push(result);
     }
     let status = status(&gates, &models);
+    // Every definition some case was offered: the run's tools and each case's own set.
     let surface = Surface {
-        tools: inp.tools.to_vec(),
+        tools: inp.case_tools.used(),
         skills: Vec::new(),
     };
     let mut card = Scorecard {
@@ -120,7 +127,12 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             path: inp.suite_display.to_owned(),
             surface: inp.surface_label.to_owned(),
             fingerprint: surface_fingerprint(&surface),
-            tools: inp.tools.iter().map(|t| t.name.clone()).collect(),
+            tools: inp
+                .case_tools
+                .offered()
+                .into_iter()
+                .map(|t| t.name)
+                .collect(),
             tool_tokens: inp.tool_tokens,
             cases: inp
                 .cases
@@ -129,7 +141,18 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 .map(|(c, t)| CaseInfo {
                     id: c.id.clone(),
                     input_hash: input_hash(&c.input),
-                    expected_tool: c.expected_tool.clone().flatten(),
+                    expected_tool: match c.call_set() {
+                        Some(calls) => Some(score::calls::expected_label(calls)),
+                        None => c.expected_tool.clone().flatten(),
+                    },
+                    expected_calls: c
+                        .call_set()
+                        .map(|calls| calls.iter().map(|c| c.tool.clone()).collect()),
+                    tools: inp
+                        .case_tools
+                        .own
+                        .get(&c.id)
+                        .map(|set| set.iter().map(|t| t.name.clone()).collect()),
                     reviewed: c.reviewed,
                     tags: c.tags.clone(),
                     line: c.line,

@@ -160,17 +160,27 @@ fn related(a: &Case, b: &Case) -> bool {
 /// Pairs of cases with the same normalized input (each later case against the first one),
 /// variants of one case left out.
 fn same_inputs(cases: &[Case]) -> Vec<(&Case, &Case)> {
+    // The same question is the same input offered the same tools: cases with their own
+    // `tools` (benchmark items) may ask one thing of different functions.
+    let key = |case: &Case| {
+        let tools = case
+            .tools
+            .as_ref()
+            .map(|t| serde_json::to_string(t).unwrap_or_default())
+            .unwrap_or_default();
+        format!("{}\u{0}{tools}", normalized(&case.input))
+    };
     let mut first: HashMap<String, &Case> = HashMap::new();
     let mut pairs = Vec::new();
     for case in cases {
         if case.input.trim().is_empty() {
             continue;
         }
-        match first.get(&normalized(&case.input)) {
+        match first.get(&key(case)) {
             Some(earlier) if !related(earlier, case) => pairs.push((*earlier, case)),
             Some(_) => {}
             None => {
-                first.insert(normalized(&case.input), case);
+                first.insert(key(case), case);
             }
         }
     }
@@ -215,12 +225,12 @@ fn conflicts(cases: &[Case], display: &str, format: SuiteFormat) -> Vec<TaskFind
 /// eval refuses before its first request.
 pub fn blocking(
     cases: &[Case],
-    tools: &[Tool],
+    sets: &[Vec<&Tool>],
     display: &str,
     offered: &str,
     format: SuiteFormat,
 ) -> Vec<TaskFinding> {
-    let mut out = check_cases(cases, tools, display, offered, format);
+    let mut out = check_cases(cases, sets, display, offered, format);
     out.extend(conflicts(cases, display, format));
     out
 }
@@ -322,7 +332,17 @@ pub fn lint(suite: &Suite, display: &str, tools: &[Tool], surface_label: &str) -
         }
     }
     let offered = format!("the surface ({surface_label})");
-    findings.extend(blocking(cases, tools, display, &offered, format));
+    // Each case against what it offers: its own `tools` when it names them, else the surface.
+    let resolved = super::case_tools::resolve(cases, tools, tools.to_vec(), display).ok();
+    let sets: Vec<Vec<&Tool>> = match &resolved {
+        Some(ct) => ct
+            .sets
+            .iter()
+            .map(|set| set.iter().map(|&i| &ct.pool[i]).collect())
+            .collect(),
+        None => super::check_suite::same_set(cases, tools),
+    };
+    findings.extend(blocking(cases, &sets, display, &offered, format));
     for (a, b) in same_inputs(cases) {
         if a.expected_tool == b.expected_tool {
             let m = format!(

@@ -378,6 +378,8 @@ pub fn run(
                     reviewed: false,
                     mutated_from: None,
                     mutation: None,
+                    expected_calls: None,
+                    tools: None,
                     line: None,
                 });
             }

@@ -9,7 +9,9 @@
 //!   What it gets right, keyword overlap already solves.
 //! - `scripted:FILE` answers from a JSON file, for tests and demos: an object from case input
 //!   (or `"*"` for any other input) to an answer or a list of answers (used in turn by trial
-//!   index, cycling). An answer is a tool name (one call with `{}`), `null` (no call),
+//!   index, cycling); answers under `"$cases": {"CASE-ID": …}` are for that case alone and
+//!   win over its input (two cases may share a message). An answer is a tool name (one call
+//!   with `{}`), `null` (no call),
 //!   `{"calls": [{"name": …, "arguments": {…} | "raw text"}]}`, or `{"error": KIND}` with a kind
 //!   from [`ErrorKind`] (`refusal`, `truncated`, `malformed`, `http`, `timeout`, …).
 
@@ -34,8 +36,13 @@ pub enum Offline {
 }
 
 impl Offline {
-    /// Answer one trial.
-    pub fn answer(&self, req: &TrialRequest<'_>, trial: u32) -> Result<Reply, TrialError> {
+    /// Answer trial `trial` of case `case_id`.
+    pub fn answer(
+        &self,
+        req: &TrialRequest<'_>,
+        case_id: &str,
+        trial: u32,
+    ) -> Result<Reply, TrialError> {
         match self {
             Offline::Mock => Ok(Reply {
                 calls: Vec::new(),
@@ -54,7 +61,7 @@ impl Offline {
                 text: None,
                 usage: None,
             }),
-            Offline::Scripted(s) => s.answer(req.input, trial),
+            Offline::Scripted(s) => s.answer_case(case_id, req.input, trial),
         }
     }
 }
@@ -124,6 +131,7 @@ pub fn lexical_pick(input: &str, tools: &[&Tool]) -> Option<String> {
 #[derive(Debug, Clone, Default)]
 pub struct Script {
     answers: BTreeMap<String, Vec<Value>>,
+    by_case: BTreeMap<String, Vec<Value>>,
 }
 
 impl Script {
@@ -140,28 +148,49 @@ impl Script {
         let Value::Object(map) = v else {
             return Err("a script is an object from case input to answers".into());
         };
-        let mut answers = BTreeMap::new();
+        let mut script = Script::default();
         for (input, a) in map {
-            let list = match a {
-                Value::Array(items) if !items.is_empty() => items,
-                Value::Array(_) => return Err(format!("{input:?}: empty answer list")),
-                other => vec![other],
-            };
-            for item in &list {
-                let _answer = to_reply(item).map_err(|e| format!("{input:?}: {e}"))?;
+            if input == "$cases" {
+                let Value::Object(cases) = a else {
+                    return Err("\"$cases\" is an object from case id to answers".into());
+                };
+                for (id, a) in cases {
+                    let list = answer_list(&format!("$cases.{id}"), a)?;
+                    script.by_case.insert(id, list);
+                }
+                continue;
             }
-            answers.insert(input, list);
+            let list = answer_list(&format!("{input:?}"), a)?;
+            script.answers.insert(input, list);
         }
-        Ok(Script { answers })
+        Ok(script)
     }
 
-    fn answer(&self, input: &str, trial: u32) -> Result<Reply, TrialError> {
-        let Some(list) = self.answers.get(input).or_else(|| self.answers.get("*")) else {
+    fn answer_case(&self, case_id: &str, input: &str, trial: u32) -> Result<Reply, TrialError> {
+        let Some(list) = self
+            .by_case
+            .get(case_id)
+            .or_else(|| self.answers.get(input))
+            .or_else(|| self.answers.get("*"))
+        else {
             return Ok(Reply::default());
         };
         let item = &list[trial as usize % list.len()];
         to_reply(item).unwrap_or_else(|e| Err(TrialError::new(ErrorKind::Malformed, e)))
     }
+}
+
+/// One key's answers as a non-empty list, each readable.
+fn answer_list(key: &str, a: Value) -> Result<Vec<Value>, String> {
+    let list = match a {
+        Value::Array(items) if !items.is_empty() => items,
+        Value::Array(_) => return Err(format!("{key}: empty answer list")),
+        other => vec![other],
+    };
+    for item in &list {
+        let _answer = to_reply(item).map_err(|e| format!("{key}: {e}"))?;
+    }
+    Ok(list)
 }
 
 fn to_reply(v: &Value) -> Result<Result<Reply, TrialError>, String> {
@@ -261,26 +290,43 @@ mod tests {
             temperature: None,
             max_output_tokens: 10,
         };
-        let r0 = s.answer(req("refund it").input, 0).expect("ok");
+        let r0 = s.answer_case("", req("refund it").input, 0).expect("ok");
         assert_eq!(r0.calls[0].name.as_deref(), Some("issue_refund"));
-        assert!(s.answer("refund it", 1).expect("ok").calls.is_empty());
+        assert!(
+            s.answer_case("", "refund it", 1)
+                .expect("ok")
+                .calls
+                .is_empty()
+        );
         assert_eq!(
-            s.answer("refund it", 2).expect_err("refusal").kind,
+            s.answer_case("", "refund it", 2).expect_err("refusal").kind,
             ErrorKind::Refusal
         );
-        let r3 = s.answer("refund it", 3).expect("ok");
+        let r3 = s.answer_case("", "refund it", 3).expect("ok");
         assert_eq!(r3.calls[0].raw_arguments.as_deref(), Some("{bad"));
         assert_eq!(r3.calls[1].name, None);
         assert_eq!(
-            s.answer("refund it", 4).expect("cycles").calls[0]
+            s.answer_case("", "refund it", 4).expect("cycles").calls[0]
                 .name
                 .as_deref(),
             Some("issue_refund")
         );
         assert_eq!(
-            s.answer("other", 0).expect("ok").calls[0].name.as_deref(),
+            s.answer_case("", "other", 0).expect("ok").calls[0]
+                .name
+                .as_deref(),
             Some("get_invoice")
         );
+        let by_case = Script::parse(r#"{"$cases": {"c2": "b"}, "same": "a"}"#).expect("parse");
+        let first = by_case.answer_case("c1", "same", 0).expect("ok");
+        let second = by_case.answer_case("c2", "same", 0).expect("ok");
+        assert_eq!(first.calls[0].name.as_deref(), Some("a"));
+        assert_eq!(
+            second.calls[0].name.as_deref(),
+            Some("b"),
+            "the case's own answer wins"
+        );
+        assert!(Script::parse(r#"{"$cases": ["x"]}"#).is_err());
         assert!(Script::parse(r#"{"x": {"error": "nope"}}"#).is_err());
         assert!(Script::parse(r#"{"x": 3}"#).is_err());
     }

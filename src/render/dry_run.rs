@@ -19,7 +19,14 @@ pub fn text(plan: &DryRun) -> String {
                 "trial",
                 "trials"
             ),
-            plural(plan.tools, "tool", "tools"),
+            if plan.per_case_tools {
+                format!(
+                    "up to {} per case (cases offer their own)",
+                    plural(plan.tools, "tool", "tools")
+                )
+            } else {
+                plural(plan.tools, "tool", "tools")
+            },
             plan.seed,
             plan.permutation,
         ));

@@ -174,6 +174,12 @@ pub struct ModelMetrics {
     /// first call (the calls are all to the expected tool) — required properties, no
     /// hallucinated names, JSON types against the input schema, and the case's `expectedArgs`.
     pub argument_accuracy: Rate,
+    /// Parallel-call cases (`expectedCalls`) only: trials whose calls match the expected set
+    /// exactly — every expected call matched once by a call to its tool whose arguments pass,
+    /// in any order, no other call — / scored parallel-call trials. Absent when the run has
+    /// no such case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_set_accuracy: Option<Rate>,
     /// Why `argumentAccuracy` is not measured when the model cannot produce arguments (the
     /// offline `lexical` router sends `{}`): its calls are then judged on the tool alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -155,8 +155,17 @@ pub struct CaseInfo {
     pub id: String,
     /// `sha256:` of the input text (compare pairs trials by id + input hash + trial index).
     pub input_hash: String,
-    /// The expected tool; `null` = must not call.
+    /// The expected tool; `null` = must not call. A parallel-call case writes its call set's
+    /// label here (`get_weather ×2`, `area + perimeter`), so readers that know only
+    /// `expectedTool` still see a must-call case.
     pub expected_tool: Option<String>,
+    /// A parallel-call case's expected tools, one per call, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_calls: Option<Vec<String>>,
+    /// The case's own tool set (names, in suite order), when it has one; absent = the run's
+    /// tools (`suite.tools`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
     /// Counts in official figures.
     pub reviewed: bool,
     /// Tags.

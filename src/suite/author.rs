@@ -143,6 +143,8 @@ pub fn build(new: &[NewCase], marking: &Marking) -> Vec<Case> {
             line: None,
             mutated_from: None,
             mutation: None,
+            expected_calls: None,
+            tools: None,
         })
         .collect()
 }

@@ -8,6 +8,7 @@
 pub mod author;
 pub mod discover;
 pub mod edit;
+pub mod import;
 pub mod input;
 mod locate;
 pub mod models;
@@ -174,9 +175,18 @@ pub struct Case {
         skip_serializing_if = "Option::is_none"
     )]
     pub expected_tool: Option<Option<String>>,
-    /// Assertions on the arguments (literal, `$contains`, `$oneOf`, `$exists`, `$regex`, ranges).
+    /// Assertions on the arguments (literal, `$contains`, `$oneOf`, `$exists`, `$regex`, ranges,
+    /// `$optional`, `$normalize`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_args: Option<Value>,
+    /// A parallel-call case: the calls the model must make in one turn, each matched once in any
+    /// order, no other call (instead of `expectedTool`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_calls: Option<Vec<ExpectedCall>>,
+    /// The case's own tool set (names from the suite's `tools[]`, or inline definitions); absent
+    /// = every tool the run offers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<CaseTool>>,
     /// Arguments for `--execute`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_input: Option<Value>,
@@ -219,7 +229,65 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
 impl Case {
     /// True for a must-not-call case.
     pub fn is_must_not_call(&self) -> bool {
-        matches!(self.expected_tool, Some(None))
+        matches!(self.expected_tool, Some(None)) && self.expected_calls.is_none()
+    }
+
+    /// The expected calls of a parallel-call case (`expectedCalls`), when it is one.
+    pub fn call_set(&self) -> Option<&[ExpectedCall]> {
+        self.expected_calls.as_deref()
+    }
+
+    /// A case with only the required fields, for builders and tests.
+    pub fn new(id: &str, input: &str, expected_tool: Option<&str>) -> Case {
+        Case {
+            id: id.to_owned(),
+            input: input.to_owned(),
+            expected_tool: Some(expected_tool.map(str::to_owned)),
+            expected_args: None,
+            expected_calls: None,
+            tools: None,
+            tool_input: None,
+            expect: None,
+            tags: Vec::new(),
+            source: None,
+            reviewed: true,
+            line: None,
+            mutated_from: None,
+            mutation: None,
+        }
+    }
+}
+
+/// One call of a parallel-call case: the tool and the assertions on its arguments (the
+/// `expectedArgs` syntax).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExpectedCall {
+    /// The tool to call.
+    pub tool: String,
+    /// Assertions on this call's arguments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Value>,
+}
+
+/// One entry of a case's own tool set: a name from the suite's `tools[]`, or an inline
+/// definition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CaseTool {
+    /// A tool of the suite (or of the surface the run offers), by name.
+    Name(String),
+    /// A tool defined for this case only.
+    Inline(Box<InlineTool>),
+}
+
+impl CaseTool {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        match self {
+            CaseTool::Name(n) => n,
+            CaseTool::Inline(t) => &t.name,
+        }
     }
 }
 

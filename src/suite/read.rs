@@ -155,7 +155,7 @@ fn strip_bom(text: &str) -> &str {
 
 /// Parse JSON text that must be an `mf.suite.json` (no task sets): what [`super::read_suite`]
 /// reads.
-pub(super) fn parse_json_suite(text: &str, display: &str) -> Result<Suite, SuiteError> {
+pub(crate) fn parse_json_suite(text: &str, display: &str) -> Result<Suite, SuiteError> {
     parse_json_only(text, display, true)
 }
 

@@ -157,6 +157,8 @@ mod tests {
             input: "x".into(),
             expected_tool: Some(None),
             expected_args: None,
+            expected_calls: None,
+            tools: None,
             tool_input: None,
             expect: None,
             tags: tags.into_iter().map(String::from).collect(),

@@ -109,6 +109,8 @@ impl TaskSet {
                     input: t.prompt,
                     expected_tool: Some(t.expected),
                     expected_args: None,
+                    expected_calls: None,
+                    tools: None,
                     tool_input: None,
                     expect: None,
                     tags: t.tags,

@@ -20,7 +20,7 @@ pub struct CaseProblem {
 
 impl Suite {
     /// Check that every case can be evaluated: `expectedTool` stated (a tool name, or `null`
-    /// for must-not-call), `input` not blank, `id` not blank and not used by an earlier case.
+    /// for must-not-call) or a non-empty `expectedCalls` instead of it, `input` not blank, `id` not blank and not used by an earlier case.
     /// Returns one [`SuiteError::NotReady`] listing every problem, or
     /// [`SuiteError::Reference`] when the suite has no cases at all.
     pub fn validate_for_eval(&self, display: &str) -> Result<(), SuiteError> {
@@ -67,7 +67,24 @@ impl Suite {
                     "is blank; write the user message the model should answer".to_owned(),
                 );
             }
-            if case.expected_tool.is_none() {
+            if let Some(calls) = &case.expected_calls {
+                if calls.is_empty() {
+                    problem(
+                        "expectedCalls",
+                        "is empty; list the calls the model must make, or write \
+                         `expectedTool: null` when it should call none"
+                            .to_owned(),
+                    );
+                }
+                if case.expected_tool.is_some() || case.expected_args.is_some() {
+                    problem(
+                        "expectedCalls",
+                        "cannot be combined with expectedTool or expectedArgs; a parallel-call \
+                         case states its calls (with their args) in expectedCalls alone"
+                            .to_owned(),
+                    );
+                }
+            } else if case.expected_tool.is_none() {
                 problem(
                     expected,
                     format!(
@@ -121,6 +138,8 @@ mod tests {
             input: input.to_owned(),
             expected_tool: expected.map(|e| e.map(str::to_owned)),
             expected_args: None,
+            expected_calls: None,
+            tools: None,
             tool_input: None,
             expect: None,
             tags: vec![],

@@ -42,6 +42,18 @@ const SKIP: &[(&str, &str)] = &[
         "illustrative: your own repository's servers folder",
     ),
     ("old.tools.json", "illustrative: two snapshots of your own"),
+    (
+        "scripts/install-bfcl.sh",
+        "installs bfcl-eval from PyPI (network); .ci/run runs it",
+    ),
+    (
+        "BFCL",
+        "reads bfcl-eval's data from target/bfcl; bfcl_conformance.rs runs the import and the dry run",
+    ),
+    (
+        "bfcl-multiple.suite.json",
+        "the suite the BFCL import above writes; bfcl_conformance.rs runs this dry run",
+    ),
 ];
 
 /// The commands of README.md's `sh` blocks: continuation lines joined, comments dropped.

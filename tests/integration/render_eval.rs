@@ -374,6 +374,8 @@ fn big_ci() -> CiReport {
             id: format!("case-{i:03}-with-an-id-long-enough-to-matter-in-a-table-row"),
             input_hash: format!("sha256:{i:064}"),
             expected_tool: Some(tools[i].clone()),
+            expected_calls: None,
+            tools: None,
             reviewed: true,
             tags: vec![],
             line: Some(10 + i as u32),

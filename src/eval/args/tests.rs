@@ -418,3 +418,60 @@ fn long_values_are_shortened_in_messages() {
     assert!(c.problems[0].chars().count() < 200, "{}", c.problems[0]);
     assert!(c.problems[0].ends_with('…'));
 }
+
+#[test]
+fn optional_lets_a_property_be_absent_and_still_checks_it_when_present() {
+    let a = json!({"$oneOf": ["C", "F"], "$optional": true});
+    let absent = assertion(a.clone(), None);
+    assert!(absent.ok, "{:?}", absent.problems);
+    passes(a.clone(), json!("F"));
+    fails(
+        a,
+        Some(json!("K")),
+        "expected one of [\"C\",\"F\"], got \"K\"",
+    );
+    fails(
+        json!({"$oneOf": ["C"]}),
+        None,
+        "missing; expected a value for $oneOf",
+    );
+}
+
+#[test]
+fn normalize_compares_strings_as_bfcl_does_at_any_depth() {
+    let a = json!({"$oneOf": ["April 1, 2024", ["New York", 3]], "$normalize": true});
+    passes(a.clone(), json!("april 1 2024"));
+    passes(a.clone(), json!("APRIL-1/2024."));
+    passes(a.clone(), json!(["new_york", 3]));
+    fails(a.clone(), Some(json!("April 2, 2024")), "(normalized)");
+    fails(a, Some(json!(["New York", 4])), "(normalized)");
+    fails(
+        json!({"$oneOf": ["New York"]}),
+        Some(json!("new york")),
+        "expected one of",
+    );
+    assert_eq!(normalize("It's a Sine-Wave_x*2^3/4."), "it\"sasinewavex234");
+}
+
+#[test]
+fn the_new_operators_are_checked_for_syntax() {
+    let bad = json!({
+        "a": {"$optional": "yes", "$oneOf": [1]},
+        "b": {"$normalize": true, "$contains": "x"},
+        "c": {"$optional": true, "$exists": true},
+    });
+    let message = validate_expected_args(&bad).expect_err("invalid");
+    for needle in [
+        "/a/$optional: expected true or false",
+        "/b/$normalize: modifies $oneOf",
+        "/c/$optional: cannot be combined with $exists",
+    ] {
+        assert!(message.contains(needle), "missing {needle:?} in {message}");
+    }
+    assert!(
+        validate_expected_args(
+            &json!({"a": {"$optional": true, "$oneOf": [1], "$normalize": true}})
+        )
+        .is_ok()
+    );
+}

@@ -13,10 +13,20 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
     let cases = &card.suite.cases;
     let _ = writeln!(
         s,
-        "{} · {} ({} tokens) · {} × {} · seed {} · {}",
+        "{} · {} · {} × {} · seed {} · {}",
         style.bold(&card.suite.name),
-        plural(card.suite.tools.len(), "tool", "tools"),
-        card.suite.tool_tokens,
+        if cases.iter().any(|c| c.tools.is_some()) {
+            format!(
+                "{} across cases (each case its own set)",
+                plural(card.suite.tools.len(), "tool", "tools")
+            )
+        } else {
+            format!(
+                "{} ({} tokens)",
+                plural(card.suite.tools.len(), "tool", "tools"),
+                card.suite.tool_tokens
+            )
+        },
         plural(cases.len(), "case", "cases"),
         plural(card.reproducibility.repeat as usize, "repeat", "repeats"),
         card.reproducibility.seed,
@@ -61,6 +71,9 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
                 .clone()
                 .unwrap_or_else(|| rate(&x.argument_accuracy)),
         );
+        if let Some(exact) = &x.call_set_accuracy {
+            line(&mut s, "call-set accuracy", rate(exact));
+        }
         line(&mut s, "over-trigger", rate(&x.over_trigger));
         line(&mut s, "abstention", rate(&x.abstention));
         line(&mut s, "phantom calls", rate(&x.phantom));
