@@ -295,32 +295,8 @@ fn opposite_modifiers(x: &str, y: &str) -> bool {
         .any(|(p, q)| (*p == x && *q == y) || (*p == y && *q == x))
 }
 
-/// How two tools relate, as the scorer read them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relation {
-    /// Same action, same object.
-    SameJob,
-    /// Same action; one names no object.
-    BareAction,
-    /// Same action; the objects differ only by a qualifier.
-    Qualified,
-    /// Different objects or actions, but the schemas or the descriptions match.
-    LookAlike,
-}
-
-impl Relation {
-    /// A short phrase for messages.
-    pub fn phrase(self) -> &'static str {
-        match self {
-            Relation::SameJob => "the same action on the same object",
-            Relation::BareAction => "the same action, one without an object",
-            Relation::Qualified => {
-                "the same action on the same object, differing only by a qualifier"
-            }
-            Relation::LookAlike => "matching schemas or near-identical descriptions",
-        }
-    }
-}
+/// How two tools relate, as the scorer read them (the cluster report's `relation`).
+pub use crate::report::cluster::PairRelation as Relation;
 
 /// A confusable pair (indices into the scored slice, `a < b`).
 #[derive(Debug, Clone, PartialEq)]
@@ -465,11 +441,14 @@ impl Scorer {
             let g = groups.get(i).copied().unwrap_or(0);
             let gn = group_n[&g];
             let mut content: &[String] = nt;
-            // Keep at least one word that is not a number (`search_issues_7` keeps `issue`).
+            // Keep at least one word that is not a number (`search_issues_7` keeps `issue`),
+            // and the action: a verb most of a small server's tools start with (`read_` on a
+            // three-tool manifest) is what they do, not a server prefix.
             while content.len() > 1
                 && content[1..].iter().any(|w| !numeric(w))
                 && gn >= 3
                 && group_df[&(g, content[0].as_str())] * 2 > gn
+                && verb_group(&content[0]).is_none()
             {
                 content = &content[1..];
             }
