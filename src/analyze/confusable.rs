@@ -52,6 +52,10 @@ pub const CONFUSABLE: f64 = 0.5;
 pub const BLOCK_MAX: usize = 64;
 /// Neighbours per tool in an oversized key.
 pub const WINDOW: usize = 8;
+/// Description words read per tool (stop words left out): a description longer than this is
+/// over every token budget already, and its first words say what it does; reading all of a
+/// 15 MiB one would hold millions of words.
+pub const MAX_TEXT_WORDS: usize = 4_000;
 
 /// Verb groups: words in one group are the same action.
 pub const VERB_GROUPS: &[&str] = &[
@@ -415,7 +419,11 @@ impl Scorer {
             .collect();
         let descs: Vec<Vec<String>> = tools
             .par_iter()
-            .map(|t| words(t.description.as_deref().unwrap_or("")).collect())
+            .map(|t| {
+                words(t.description.as_deref().unwrap_or(""))
+                    .take(MAX_TEXT_WORDS)
+                    .collect()
+            })
             .collect();
         let mut name_df: HashMap<String, usize> = HashMap::new();
         for nt in &names {
