@@ -82,13 +82,13 @@ pub fn calibrate(
         return AaOutcome::Skipped;
     }
     let key = aa_key(req.key);
-    if let Some(card) = req.store.load(&key) {
-        if calibration_reasons(req.base, &card).is_empty() {
-            return AaOutcome::Card(AaRun {
-                card: Box::new(card),
-                reused: true,
-            });
-        }
+    if let Some(card) = req.store.load(&key)
+        && calibration_reasons(req.base, &card).is_empty()
+    {
+        return AaOutcome::Card(AaRun {
+            card: Box::new(card),
+            reused: true,
+        });
     }
     let mut settings = req.settings.clone();
     settings.cache_dir = None;
