@@ -246,9 +246,11 @@ const WRITE_ACTIONS: &[&str] = &[
 /// Words that separate an object's head from its qualifier.
 const PREPOSITIONS: &[&str] = &[
     "to", "from", "in", "into", "on", "by", "for", "of", "with", "within", "at", "after", "before",
-    "below", "above", "between", "near", "under", "over", "against", "via", "per", "the", "a",
-    "an", "and", "or",
+    "below", "above", "between", "near", "under", "over", "against", "via", "per", "and", "or",
 ];
+
+/// Articles: skipped in names.
+const ARTICLES: &[&str] = &["a", "an", "the"];
 
 /// Words that claim quality, not a different job.
 const FILLER: &[&str] = &[
@@ -769,6 +771,11 @@ fn split_name(content: &[String]) -> NameParts {
             && let Some(g) = verb_group(w)
         {
             action = Some(g);
+            continue;
+        }
+        // An article names nothing (`retrieve-a-block` is `retrieve block`); taken for a
+        // preposition it made every object a qualifier and the head empty.
+        if ARTICLES.contains(&w.as_str()) {
             continue;
         }
         mods.insert(w.clone());

@@ -120,3 +120,23 @@ fn a_verb_most_of_a_small_server_starts_with_is_its_action_not_a_prefix() {
     );
     assert!(!pairs.iter().any(|p| p.1 == "search_files"), "{pairs:?}");
 }
+
+#[test]
+fn an_article_in_a_name_is_not_a_preposition() {
+    // `retrieve-a-block` read `a` as a preposition: the object became a qualifier, the head
+    // empty, and every `retrieve-a-…` tool paired with every other as a bare action.
+    let id =
+        json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]});
+    let tools = [
+        tool("API-retrieve-a-block", "Retrieve a block.", id.clone()),
+        tool("API-retrieve-a-comment", "Retrieve comments.", id.clone()),
+        tool("API-retrieve-a-page", "Retrieve a page.", id.clone()),
+        tool("API-create-a-comment", "Create a comment.", id.clone()),
+        tool(
+            "API-create-a-data-source",
+            "Create a data source.",
+            id.clone(),
+        ),
+    ];
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
