@@ -13,6 +13,8 @@
 //! description 10–20 words drawn from a 50-word vocabulary, parameters from a pool of 8, so
 //! nearly every pair shares most of its text. `-- --near SIZE...`: SIZE near-identical tools
 //! (one description, names differing by a number) — one finding per pair would be n²/2.
+//! `-- --huge MIB...`: one tool whose description is MIB MiB of prose (issue 12 #14): lint's
+//! time and its peak memory above a one-tool baseline, as a multiple of the description.
 #![allow(clippy::print_stdout, clippy::unwrap_used)]
 
 use std::process::Command;
@@ -328,8 +330,57 @@ fn check(n: usize) {
     }
 }
 
+/// Lint one tool with a `mib` MiB description (0: a one-line one); prints time and VmHWM.
+fn run_huge(mib: usize) {
+    let words = [
+        "alpha", "search", "ticket", "refund", "the", "previous", "status", "order",
+    ];
+    let mut desc = String::with_capacity(mib * 1024 * 1024 + 16);
+    let mut i = 0usize;
+    while desc.len() < (mib * 1024 * 1024).max(20) {
+        desc.push_str(words[(i * 7 + i / 3) % words.len()]);
+        desc.push(' ');
+        i += 1;
+    }
+    let tool = Tool {
+        description: Some(desc),
+        input_schema: Some(json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+        ..Tool::named("big_tool", Origin::default(), Confidence::High)
+    };
+    let s = Surface {
+        tools: vec![tool],
+        skills: vec![],
+    };
+    let before = peak_kib();
+    let t = Instant::now();
+    let findings = lint(&s, &LintOptions::default());
+    println!(
+        "{mib:>4} MiB description | lint {:>7.2} s | {} findings | peak {} MiB (before lint {} MiB)",
+        t.elapsed().as_secs_f64(),
+        findings.len(),
+        peak_kib() / 1024,
+        before / 1024
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(pos) = args.iter().position(|a| a == "--huge-one") {
+        run_huge(args[pos + 1].parse().unwrap());
+        return;
+    }
+    if args.iter().any(|a| a == "--huge") {
+        let exe = std::env::current_exe().unwrap();
+        let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+        for mib in if sizes.is_empty() { vec![0, 15] } else { sizes } {
+            let status = Command::new(&exe)
+                .args(["--huge-one", &mib.to_string()])
+                .status()
+                .unwrap();
+            assert!(status.success(), "{mib} MiB failed");
+        }
+        return;
+    }
     if let Some(pos) = args.iter().position(|a| a == "--check") {
         check(args[pos + 1].parse().unwrap());
         return;

@@ -30,7 +30,9 @@ Prints Rust array entries for tests/integration/stats_reference.rs:
 Run once and paste the output into tests/integration/stats_reference.rs:
 
     pip install --user scipy statsmodels
-    python3 scripts/stats_reference.py
+    python3 scripts/stats_reference.py            # every section
+    python3 scripts/stats_reference.py --new      # effect, calibration and power only
+    python3 scripts/stats_reference.py --holm     # the Holm section only
 
 The values are fixed in the test; this script is not run by CI. The exact sums for n = 10⁶
 take a minute or two.
@@ -115,6 +117,25 @@ HOLM_VECTORS = [
     [0.049, 0.051, 0.0125, 0.0126, 0.025],
     [round(((i * 0.6180339887) % 1.0) ** 3 * 0.25, 6) for i in range(1, 21)],
 ]
+
+
+def _holm_random_vectors() -> list[list[float]]:
+    """20 more vectors from a fixed linear congruential generator (no NumPy RNG, so the values
+    do not depend on a library version): lengths 2..40, a mix of small and large p-values."""
+    state = 20261201
+    out = []
+    for length in [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 40, 5]:
+        vector = []
+        for _ in range(length):
+            state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+            u = (state >> 11) / 2**53
+            # Half the draws small (the interesting end of a Holm step-down), half anywhere.
+            vector.append(round(u ** 4 if (state >> 7) & 1 else u, 9))
+        out.append(vector)
+    return out
+
+
+HOLM_VECTORS += _holm_random_vectors()
 
 
 def exact_sign(improved: int, regressed: int) -> tuple[float, float]:
@@ -267,13 +288,17 @@ def main() -> None:
         # SciPy must agree with the exact value (relative 1e-12, or both below 1e-300).
         assert abs(scipy_p - p) <= max(1e-12 * p, 1e-300), (improved, regressed, scipy_p, p)
         print(f"    ({improved}, {regressed}, Some({scipy_p!r}), {p!r}, {mid_p!r}),")
+    main_holm()
+    main_new()
+
+
+def main_holm() -> None:
     print("// HOLM")
     for vector in HOLM_VECTORS:
         _, adjusted, _, _ = multipletests(np.array(vector), alpha=0.05, method="holm")
         raw = ", ".join(repr(float(v)) for v in vector)
         adj = ", ".join(repr(float(v)) for v in adjusted)
         print(f"    (&[{raw}], &[{adj}]),")
-    main_new()
 
 
 def main_new() -> None:
@@ -306,5 +331,10 @@ if __name__ == "__main__":
     # --new: only the effect, calibration and power sections (seconds, not minutes).
     if "--new" in sys.argv:
         main_new()
+        raise SystemExit
+    # --holm: only the Holm section.
+    if "--holm" in sys.argv:
+        print(f"// statsmodels {statsmodels.__version__}, numpy {np.__version__}")
+        main_holm()
         raise SystemExit
     main()

@@ -5,7 +5,6 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::confusable::{ConfusablePair, Scorer};
-use super::similarity::{PairSimilarity, similar_pairs};
 use crate::report::check::*;
 use crate::report::lint::{Finding, Severity};
 use crate::surface::{Surface, Tool};
@@ -13,18 +12,14 @@ use crate::surface::{Surface, Tool};
 /// Install-gate settings.
 #[derive(Debug, Clone, Copy)]
 pub struct CheckOptions {
-    /// Pair score at which a new tool competes with an installed one (default 0.5, as cluster).
+    /// Pair score (of the surface pair scorer, as lint and cluster) at which a new tool competes
+    /// with an installed one (default 0.5, the scorer's [`super::confusable::CONFUSABLE`]).
     pub threshold: f64,
-    /// Pair score at which competing is a warning rather than info (default 0.6, as lint).
-    pub warn_at: f64,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions {
-            threshold: 0.5,
-            warn_at: 0.6,
-        }
+        CheckOptions { threshold: 0.5 }
     }
 }
 
@@ -69,16 +64,15 @@ pub fn check(
         }
     }
 
-    // The surface pair scorer (per-server name prefixes dropped) decides what warns; the
-    // lexical/structural/family similarity adds look-alikes it does not confirm, as info.
+    // The surface pair scorer, as lint and cluster use it, with per-server name prefixes
+    // dropped (`github_`, `gitlab_`), so two servers' `search_issues` meet.
     let groups: Vec<u32> = (0..all.len()).map(|i| u32::from(!is_new(i))).collect();
-    let confusable: Vec<ConfusablePair> = Scorer::grouped(&all, &groups)
+    let pairs: Vec<ConfusablePair> = Scorer::grouped(&all, &groups)
         .pairs()
         .into_iter()
-        .filter(|p| is_new(p.a) != is_new(p.b))
+        .filter(|p| p.score >= options.threshold)
         .collect();
-    let confirmed: BTreeSet<(usize, usize)> = confusable.iter().map(|p| (p.a, p.b)).collect();
-    for p in &confusable {
+    for p in pairs.iter().filter(|p| is_new(p.a) != is_new(p.b)) {
         let (n, o) = if is_new(p.a) {
             (&all[p.a], &all[p.b])
         } else {
@@ -101,50 +95,13 @@ pub fn check(
             format!("Say in `{}`'s description when to use it instead of `{}`, or mount the two in different profiles.", n.name, o.name),
         ));
     }
-    let pairs: Vec<PairSimilarity> = similar_pairs(&all, options.threshold)
-        .into_iter()
-        .filter(|p| is_new(p.a) != is_new(p.b) && !confirmed.contains(&(p.a, p.b)))
-        .collect();
-    for p in &pairs {
-        let (n, o) = if is_new(p.a) {
-            (&all[p.a], &all[p.b])
-        } else {
-            (&all[p.b], &all[p.a])
-        };
-        if n.name == o.name {
-            continue; // already reported as check-name-taken
-        }
-        let severity = if p.score >= options.warn_at {
-            Severity::Warn
-        } else {
-            Severity::Info
-        };
-        let terms = if p.shared_terms.is_empty() {
-            String::new()
-        } else {
-            format!(" (shared: {})", p.shared_terms.join(", "))
-        };
-        findings.push(finding(
-            severity,
-            "check-confusable",
-            n,
-            Some(o),
-            format!("`{}` reads like installed `{}`: score {:.2} by {:?}{terms}.", n.name, o.name, p.score, p.basis).replace("Lexical", "lexical").replace("Structural", "structural").replace("Family", "family"),
-            format!("Say in `{}`'s description when to use it instead of `{}`, or mount the two in different profiles.", n.name, o.name),
-        ));
-    }
 
-    // The family: installed tools connected to a new tool through confusable pairs (any pair
-    // at threshold, installed–installed links included).
-    let all_pairs = similar_pairs(&all, options.threshold);
+    // The family: installed tools connected to a new tool through confusable pairs
+    // (installed–installed links included).
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); all.len()];
-    for (a, b) in all_pairs
-        .iter()
-        .map(|p| (p.a, p.b))
-        .chain(confirmed.iter().copied())
-    {
-        adj[a].push(b);
-        adj[b].push(a);
+    for p in &pairs {
+        adj[p.a].push(p.b);
+        adj[p.b].push(p.a);
     }
     let mut seen = vec![false; all.len()];
     let mut stack: Vec<usize> = (0..new.tools.len()).collect();

@@ -1,24 +1,27 @@
-//! `mf cluster` (BEHAVIOR §2.2): groups of tools a model may confuse, from the pair scores of
-//! [`crate::analyze::similarity`].
+//! `mf cluster` (BEHAVIOR §2.2): groups of tools a model may confuse, from the surface pair
+//! scorer ([`crate::analyze::confusable`]) — the same pairs and scores as lint's
+//! `confusable-pair` and `mf check`, at every surface size.
 //!
-//! Tools are linked when their pair score is at least `threshold` (every pair up to
-//! [`EXACT_MAX_TOOLS`] tools; above, the candidates of the surface pair scorer,
-//! [`crate::analyze::confusable`], so time and memory stay linear). Clusters are the connected
-//! components of those links (single linkage) under a size cap, built like Kruskal's algorithm:
-//! links are taken strongest first (score, then surface order) and a link that would join two
-//! groups into one larger than `max_cluster_size` is skipped. So a chain of weak links never
-//! glues two tight groups together, and a cluster is always connected by links it kept. Tools
-//! with no kept link are listed in `unclustered` rather than as one-tool clusters: a cluster is
-//! something to act on, a lone tool is not. Scores in the report are rounded to 4 decimals.
-//! The analysis expects a normalized surface ([`crate::surface::normalize::normalize_surface`]).
+//! Tools are linked when the scorer finds them confusable with a score of at least `threshold`
+//! (the scorer's candidates only, so time and memory stay linear in the surface; every scored
+//! pair is at least [`crate::analyze::confusable::CONFUSABLE`], so a threshold below it links the same pairs). Clusters are
+//! the connected components of those links (single linkage) under a size cap, built like
+//! Kruskal's algorithm: links are taken strongest first (score, then surface order) and a link
+//! that would join two groups into one larger than `max_cluster_size` is skipped. So a chain of
+//! weak links never glues two tight groups together, and a cluster is always connected by links
+//! it kept. Tools with no kept link are listed in `unclustered` rather than as one-tool
+//! clusters: a cluster is something to act on, a lone tool is not. A risky pair also carries the
+//! compat similarity ([`crate::analyze::similarity`]: lexical, structural, family) of v1, for
+//! reference. Scores in the report are rounded to 4 decimals. The analysis expects a normalized
+//! surface ([`crate::surface::normalize::normalize_surface`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::analyze::confusable::Scorer;
-use crate::analyze::similarity::{self, PairSimilarity, SurfaceSimilarity};
+use crate::analyze::confusable::{ConfusablePair, Relation, Scorer};
+use crate::analyze::similarity::SurfaceSimilarity;
 use crate::report::cluster::{
-    Boundary, CLUSTER_REPORT_VERSION, Cluster, ClusterReport, ClusterSummary, Cohesion, FamilyHint,
-    MAX_FAMILY_HINTS, MAX_RISKY_PAIRS, RiskyPair, ToolBoundary,
+    Basis, Boundary, CLUSTER_REPORT_VERSION, Cluster, ClusterReport, ClusterSummary, Cohesion,
+    FamilyHint, MAX_FAMILY_HINTS, MAX_RISKY_PAIRS, RiskyPair, ToolBoundary,
 };
 use crate::surface::terms;
 use crate::surface::{Surface, Tool};
@@ -41,32 +44,18 @@ impl Default for ClusterOptions {
     }
 }
 
-/// Up to this many tools every pair is compared (exact); above it, the surface pair scorer's
-/// candidates only (see [`cluster`]).
-pub const EXACT_MAX_TOOLS: usize = 2_000;
-
 /// Words per boundary entry and per label.
 const MAX_WORDS: usize = 8;
 
 /// Cluster `surface` (see the module docs).
 pub fn cluster(surface: &Surface, options: &ClusterOptions) -> ClusterReport {
     let tools = &surface.tools;
-    let sim = SurfaceSimilarity::new(tools);
-    let pairs = if tools.len() <= EXACT_MAX_TOOLS {
-        similarity::similar_pairs(tools, options.threshold)
-    } else {
-        // Above this size a surface of look-alike tools has ~n² pairs over the threshold: score
-        // only the surface pair scorer's candidates (tools sharing an object word, a heavy
-        // term or a parameter set; neighbours only in an oversized group), linear in n.
-        let mut v: Vec<PairSimilarity> = Scorer::new(tools)
-            .candidate_pairs()
-            .into_iter()
-            .filter_map(|(a, b)| sim.pair(a, b))
-            .filter(|p| p.score >= options.threshold)
-            .collect();
-        v.sort_by_key(|p| (p.a, p.b));
-        v
-    };
+    let scorer = Scorer::new(tools);
+    let pairs: Vec<ConfusablePair> = scorer
+        .pairs()
+        .into_iter()
+        .filter(|p| p.score >= options.threshold)
+        .collect();
     let groups = capped_components(tools.len(), &pairs, options.max_cluster_size.max(1));
     let terms: Vec<Vec<String>> = tools.iter().map(terms::terms).collect();
     let term_df = document_frequency(&terms);
@@ -84,7 +73,7 @@ pub fn cluster(surface: &Surface, options: &ClusterOptions) -> ClusterReport {
             id: id.clone(),
             label: label(members, tools, &names, &name_df, &terms, &term_df),
             tools: members.iter().map(|&m| tools[m].name.clone()).collect(),
-            cohesion: cohesion(members, &sim),
+            cohesion: cohesion(members, &scorer),
         });
         boundaries.push(boundary(id, members, tools, &terms, &term_df));
     }
@@ -138,8 +127,8 @@ pub fn profiles_from_clusters(report: &ClusterReport) -> BTreeMap<String, Vec<St
 
 /// Connected components of the links, strongest first, never merging past `cap`. Each
 /// component's members are in surface order; components are ordered by their first member.
-fn capped_components(n: usize, pairs: &[PairSimilarity], cap: usize) -> Vec<Vec<usize>> {
-    let mut order: Vec<&PairSimilarity> = pairs.iter().collect();
+fn capped_components(n: usize, pairs: &[ConfusablePair], cap: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<&ConfusablePair> = pairs.iter().collect();
     order.sort_by(|x, y| {
         y.score
             .total_cmp(&x.score)
@@ -248,12 +237,13 @@ fn label(
         .join(" · ")
 }
 
-fn cohesion(members: &[usize], sim: &SurfaceSimilarity) -> Cohesion {
+/// Over every two members, linked or not; a pair the scorer does not find confusable scores 0.
+fn cohesion(members: &[usize], scorer: &Scorer) -> Cohesion {
     let scores: Vec<f64> = members
         .iter()
         .enumerate()
         .flat_map(|(i, &a)| members[i + 1..].iter().map(move |&b| (a, b)))
-        .filter_map(|(a, b)| sim.pair(a, b).map(|p| p.score))
+        .map(|(a, b)| scorer.pair(a, b).map_or(0.0, |p| p.score))
         .collect();
     let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
     let min = scores.iter().copied().fold(f64::INFINITY, f64::min);
@@ -263,7 +253,7 @@ fn cohesion(members: &[usize], sim: &SurfaceSimilarity) -> Cohesion {
     }
 }
 
-fn risky_pairs(tools: &[Tool], mut pairs: Vec<PairSimilarity>) -> Vec<RiskyPair> {
+fn risky_pairs(tools: &[Tool], mut pairs: Vec<ConfusablePair>) -> Vec<RiskyPair> {
     let name = |i: usize| tools[i].name.as_str();
     pairs.sort_by(|x, y| {
         y.score
@@ -272,20 +262,39 @@ fn risky_pairs(tools: &[Tool], mut pairs: Vec<PairSimilarity>) -> Vec<RiskyPair>
             .then(name(x.b).cmp(name(y.b)))
             .then(x.a.cmp(&y.a))
     });
+    pairs.truncate(MAX_RISKY_PAIRS);
+    // The v1 compat measures, for the listed pairs only.
+    let compat = (!pairs.is_empty()).then(|| SurfaceSimilarity::new(tools));
     pairs
         .into_iter()
-        .take(MAX_RISKY_PAIRS)
-        .map(|p| RiskyPair {
-            a: name(p.a).to_owned(),
-            b: name(p.b).to_owned(),
-            score: round4(p.score),
-            lexical: round4(p.lexical),
-            structural: round4(p.structural),
-            family: round4(p.family),
-            basis: p.basis,
-            shared_terms: p.shared_terms,
+        .map(|p| {
+            let old = compat.as_ref().and_then(|s| s.pair(p.a, p.b));
+            let mut shared_terms = p.shared.clone();
+            shared_terms.sort();
+            RiskyPair {
+                a: name(p.a).to_owned(),
+                b: name(p.b).to_owned(),
+                score: round4(p.score),
+                relation: p.relation,
+                text: round4(p.text),
+                shape: round4(p.shape),
+                lexical: round4(old.as_ref().map_or(0.0, |o| o.lexical)),
+                structural: round4(old.as_ref().map_or(0.0, |o| o.structural)),
+                family: round4(old.as_ref().map_or(0.0, |o| o.family)),
+                basis: basis(&p),
+                shared_terms,
+            }
         })
         .collect()
+}
+
+/// `family` when the names decided, else whichever of shape and text matched.
+fn basis(p: &ConfusablePair) -> Basis {
+    match p.relation {
+        Relation::LookAlike if p.shape >= p.text => Basis::Structural,
+        Relation::LookAlike => Basis::Lexical,
+        _ => Basis::Family,
+    }
 }
 
 /// Name tokens whose tools are in a cluster and also elsewhere (another cluster or

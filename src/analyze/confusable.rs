@@ -52,6 +52,10 @@ pub const CONFUSABLE: f64 = 0.5;
 pub const BLOCK_MAX: usize = 64;
 /// Neighbours per tool in an oversized key.
 pub const WINDOW: usize = 8;
+/// Description words read per tool (stop words left out): a description longer than this is
+/// over every token budget already, and its first words say what it does; reading all of a
+/// 15 MiB one would hold millions of words.
+pub const MAX_TEXT_WORDS: usize = 4_000;
 
 /// Verb groups: words in one group are the same action.
 pub const VERB_GROUPS: &[&str] = &[
@@ -242,9 +246,11 @@ const WRITE_ACTIONS: &[&str] = &[
 /// Words that separate an object's head from its qualifier.
 const PREPOSITIONS: &[&str] = &[
     "to", "from", "in", "into", "on", "by", "for", "of", "with", "within", "at", "after", "before",
-    "below", "above", "between", "near", "under", "over", "against", "via", "per", "the", "a",
-    "an", "and", "or",
+    "below", "above", "between", "near", "under", "over", "against", "via", "per", "and", "or",
 ];
+
+/// Articles: skipped in names.
+const ARTICLES: &[&str] = &["a", "an", "the"];
 
 /// Words that claim quality, not a different job.
 const FILLER: &[&str] = &[
@@ -295,32 +301,8 @@ fn opposite_modifiers(x: &str, y: &str) -> bool {
         .any(|(p, q)| (*p == x && *q == y) || (*p == y && *q == x))
 }
 
-/// How two tools relate, as the scorer read them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relation {
-    /// Same action, same object.
-    SameJob,
-    /// Same action; one names no object.
-    BareAction,
-    /// Same action; the objects differ only by a qualifier.
-    Qualified,
-    /// Different objects or actions, but the schemas or the descriptions match.
-    LookAlike,
-}
-
-impl Relation {
-    /// A short phrase for messages.
-    pub fn phrase(self) -> &'static str {
-        match self {
-            Relation::SameJob => "the same action on the same object",
-            Relation::BareAction => "the same action, one without an object",
-            Relation::Qualified => {
-                "the same action on the same object, differing only by a qualifier"
-            }
-            Relation::LookAlike => "matching schemas or near-identical descriptions",
-        }
-    }
-}
+/// How two tools relate, as the scorer read them (the cluster report's `relation`).
+pub use crate::report::cluster::PairRelation as Relation;
 
 /// A confusable pair (indices into the scored slice, `a < b`).
 #[derive(Debug, Clone, PartialEq)]
@@ -439,7 +421,11 @@ impl Scorer {
             .collect();
         let descs: Vec<Vec<String>> = tools
             .par_iter()
-            .map(|t| words(t.description.as_deref().unwrap_or("")).collect())
+            .map(|t| {
+                words(t.description.as_deref().unwrap_or(""))
+                    .take(MAX_TEXT_WORDS)
+                    .collect()
+            })
             .collect();
         let mut name_df: HashMap<String, usize> = HashMap::new();
         for nt in &names {
@@ -465,11 +451,14 @@ impl Scorer {
             let g = groups.get(i).copied().unwrap_or(0);
             let gn = group_n[&g];
             let mut content: &[String] = nt;
-            // Keep at least one word that is not a number (`search_issues_7` keeps `issue`).
+            // Keep at least one word that is not a number (`search_issues_7` keeps `issue`),
+            // and the action: a verb most of a small server's tools start with (`read_` on a
+            // three-tool manifest) is what they do, not a server prefix.
             while content.len() > 1
                 && content[1..].iter().any(|w| !numeric(w))
                 && gn >= 3
                 && group_df[&(g, content[0].as_str())] * 2 > gn
+                && verb_group(&content[0]).is_none()
             {
                 content = &content[1..];
             }
@@ -782,6 +771,11 @@ fn split_name(content: &[String]) -> NameParts {
             && let Some(g) = verb_group(w)
         {
             action = Some(g);
+            continue;
+        }
+        // An article names nothing (`retrieve-a-block` is `retrieve block`); taken for a
+        // preposition it made every object a qualifier and the head empty.
+        if ARTICLES.contains(&w.as_str()) {
             continue;
         }
         mods.insert(w.clone());

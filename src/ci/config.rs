@@ -27,6 +27,8 @@ pub struct CiConfig {
     pub gate_findings: FindingScope,
     /// Fail on a significant regression of a gated metric.
     pub fail_on_regression: bool,
+    /// When to run the A/A calibration (base evaluated again, fresh requests).
+    pub calibrate: Calibrate,
     /// Head's lowest passing selection accuracy.
     pub min_accuracy: Option<f64>,
     /// The revision to compare with; `None` = the pull request's base.
@@ -48,6 +50,22 @@ pub struct CiConfig {
     pub merge: Option<PathBuf>,
     /// Where a shard job writes its parts (`--parts-dir`).
     pub parts_dir: PathBuf,
+}
+
+/// When `mf ci` evaluates the base a second time (the A/A run) to measure how often cases flip
+/// between identical runs, so the compare can use the calibrated gate. Stored with the base
+/// scorecard, so it is paid once per base commit and settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Calibrate {
+    /// When a base eval ran (or came from the cache) and the run's budget has room: the A/A run
+    /// is stored, free (offline models), or the base came from the cache, or the base and its
+    /// A/A run together fit `--max-trials` and `--max-input-tokens`.
+    #[default]
+    Auto,
+    /// Whenever a base eval ran (each eval within its own budget).
+    Always,
+    /// Never: the case-level gate decides.
+    Never,
 }
 
 /// When the sticky comment is posted.

@@ -6,10 +6,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::base::{self as gbase, BaseCache, BaseKey, repo_and_path};
+use super::calibrate::{AaOutcome, AaRequest, calibrate};
 use super::suite::FoundSuite;
-use super::{CiConfig, CiError, Head, short};
+use super::{Calibrate, CiConfig, CiError, Head, short};
 use crate::compare::eval::DEFAULT_GATED;
-use crate::compare::report::scorecards;
+use crate::compare::report::scorecards_calibrated;
 use crate::eval::power::power_plan;
 use crate::eval::{self as engine, EvalConfig, EvalOutcome, LoadedSuite, Observer, models};
 use crate::providers::config::ModelSpec;
@@ -33,6 +34,10 @@ pub struct EvalPart {
     pub base: Option<Scorecard>,
     /// The base scorecard came from the base cache.
     pub base_reused: bool,
+    /// Base evaluated again (the A/A run), when `--calibrate` ran or reused one.
+    pub calibration: Option<Scorecard>,
+    /// The A/A scorecard came from the base cache.
+    pub calibration_reused: bool,
     /// Base vs head.
     pub compare: Option<CompareReport>,
     /// Gate failures found while running it (context budget, incomparable runs).
@@ -173,8 +178,16 @@ pub fn run(
         }
     };
     if let Some((commit, surface)) = base {
+        // A shard job evaluates only its part of base: no A/A run (the merge job compares
+        // case-level).
+        let calibrate = if config.eval.shard.is_some() {
+            super::config::Calibrate::Never
+        } else {
+            config.calibrate
+        };
         match base_eval(
             &base_config,
+            calibrate,
             found,
             commit,
             surface,
@@ -182,9 +195,17 @@ pub fn run(
             notes,
             observer,
         )? {
-            BaseRun::Card { card, reused } => {
+            BaseRun::Card {
+                card,
+                reused,
+                again,
+            } => {
                 part.base = Some(*card);
                 part.base_reused = reused;
+                if let Some(a) = again {
+                    part.calibration = Some(*a.card);
+                    part.calibration_reused = a.reused;
+                }
             }
             BaseRun::Skipped => {}
             BaseRun::Interrupted => return Ok(None),
@@ -195,7 +216,9 @@ pub fn run(
         part.head = Some(head_card);
         return Ok(Some(part));
     }
-    compare_sides(config, &mut part, &head_card, notes);
+    let source =
+        base.map(|(commit, _)| format!("{} at {}, evaluated again", found.display, short(commit)));
+    compare_sides(config, &mut part, &head_card, source, notes);
     part.head = Some(head_card);
     Ok(Some(part))
 }
@@ -241,7 +264,7 @@ pub fn merged(
         base: merged.base,
         ..EvalPart::default()
     };
-    compare_sides(config, &mut part, &merged.head, notes);
+    compare_sides(config, &mut part, &merged.head, None, notes);
     part.head = Some(merged.head);
     Ok(Some(part))
 }
@@ -252,6 +275,7 @@ fn compare_sides(
     config: &CiConfig,
     part: &mut EvalPart,
     head_card: &Scorecard,
+    calibration_source: Option<String>,
     notes: &mut Vec<String>,
 ) {
     if let Some(base_card) = &part.base {
@@ -259,13 +283,25 @@ fn compare_sides(
         let unhealthy =
             base_card.status == Status::Unhealthy || head_card.status == Status::Unhealthy;
         if reasons.is_empty() {
-            part.compare = Some(scorecards(
+            let again = part
+                .calibration
+                .as_ref()
+                .zip(calibration_source)
+                .map(|(card, source)| (source, card));
+            part.compare = Some(scorecards_calibrated(
                 &base_card.suite.path,
                 &head_card.suite.path,
                 base_card,
                 head_card,
+                again
+                    .as_ref()
+                    .map(|(source, card)| (source.as_str(), *card)),
                 GateSettings {
-                    pairing: Pairing::Case,
+                    pairing: if again.is_some() {
+                        Pairing::Calibrated
+                    } else {
+                        Pairing::Case
+                    },
                     alpha: ALPHA,
                     metrics: DEFAULT_GATED.iter().map(|m| (*m).to_owned()).collect(),
                 },
@@ -288,15 +324,21 @@ fn compare_sides(
 }
 
 enum BaseRun {
-    Card { card: Box<Scorecard>, reused: bool },
+    Card {
+        card: Box<Scorecard>,
+        reused: bool,
+        again: Option<super::calibrate::AaRun>,
+    },
     Skipped,
     Interrupted,
 }
 
 /// The base eval: the suite file at the merge base, the surface at the merge base, the same
-/// settings; a stored scorecard when one matches.
+/// settings; a stored scorecard when one matches. Then the A/A run ([`calibrate`]).
+#[allow(clippy::too_many_arguments)]
 fn base_eval(
     settings: &EvalConfig,
+    mode: Calibrate,
     found: &FoundSuite,
     commit: &str,
     surface: &Surface,
@@ -379,46 +421,64 @@ fn base_eval(
             .clone()
             .unwrap_or_else(crate::eval::cache::default_dir),
     );
-    if let Some(card) = store.load(&key) {
-        return Ok(BaseRun::Card {
-            card: Box::new(card),
-            reused: true,
-        });
-    }
-    let outcome = engine::evaluate(
+    let label = format!("{head_label}@{short}");
+    let (card, reused) = if let Some(card) = store.load(&key) {
+        (Box::new(card), true)
+    } else {
+        let outcome = engine::evaluate(
+            settings,
+            Instant::now(),
+            &suite,
+            surface.clone(),
+            &label,
+            observer,
+        );
+        match outcome {
+            Ok(EvalOutcome::Card(card)) => {
+                if let Err(e) = store.store(&key, &card) {
+                    observer.note(&format!("warning: cannot store the base scorecard: {e}"));
+                }
+                (card, false)
+            }
+            Ok(EvalOutcome::Interrupted(kept)) => {
+                observer.note(&kept.to_string());
+                return Ok(BaseRun::Interrupted);
+            }
+            Ok(EvalOutcome::OverContext(refusals)) => {
+                for message in refusals {
+                    notes.push(format!("base eval refused: {message}"));
+                }
+                return Ok(BaseRun::Skipped);
+            }
+            Ok(EvalOutcome::DryRun(_)) => return Ok(BaseRun::Skipped),
+            Err(e) => {
+                notes.push(format!("the base eval could not run: {e}"));
+                return Ok(BaseRun::Skipped);
+            }
+        }
+    };
+    let again_label = format!("{label} again");
+    let request = AaRequest {
+        mode,
         settings,
-        Instant::now(),
-        &suite,
-        surface.clone(),
-        &format!("{head_label}@{short}"),
-        observer,
-    );
-    match outcome {
-        Ok(EvalOutcome::Card(card)) => {
-            if let Err(e) = store.store(&key, &card) {
-                observer.note(&format!("warning: cannot store the base scorecard: {e}"));
-            }
-            Ok(BaseRun::Card {
-                card,
-                reused: false,
-            })
-        }
-        Ok(EvalOutcome::Interrupted(kept)) => {
-            observer.note(&kept.to_string());
-            Ok(BaseRun::Interrupted)
-        }
-        Ok(EvalOutcome::OverContext(refusals)) => {
-            for message in refusals {
-                notes.push(format!("base eval refused: {message}"));
-            }
-            Ok(BaseRun::Skipped)
-        }
-        Ok(EvalOutcome::DryRun(_)) => Ok(BaseRun::Skipped),
-        Err(e) => {
-            notes.push(format!("the base eval could not run: {e}"));
-            Ok(BaseRun::Skipped)
-        }
-    }
+        suite: &suite,
+        surface,
+        label: &again_label,
+        key: &key,
+        store: &store,
+        base: &card,
+        base_reused: reused,
+    };
+    let again = match calibrate(&request, notes, observer) {
+        AaOutcome::Card(run) => Some(run),
+        AaOutcome::Skipped => None,
+        AaOutcome::Interrupted => return Ok(BaseRun::Interrupted),
+    };
+    Ok(BaseRun::Card {
+        card,
+        reused,
+        again,
+    })
 }
 
 /// A hash of every eval setting that shapes a request or a score: mf's version, the settings

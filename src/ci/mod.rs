@@ -12,14 +12,17 @@
 //!    models, or when a model's key variable is unset; full otherwise ([`eval::free_reason`]).
 //! 5. Full: eval head with the eval engine; eval base (the surface and the suite file at the
 //!    merge base) with identical settings, reusing a stored base scorecard when one matches;
-//!    compare when the two are comparable ([`eval`]). In a matrix ([`shard`]): a shard job
-//!    (`--shard K/N`) evaluates its shard of both sides and skips the comparison; the final job
-//!    (`--merge DIR`) merges the parts instead of evaluating.
+//!    the A/A run (base again, fresh requests, stored with the base scorecard) under
+//!    `--calibrate` ([`calibrate`]); compare when the two are comparable, with the calibrated
+//!    gate when there is a usable A/A run ([`eval`]). In a matrix ([`shard`]): a shard job
+//!    (`--shard K/N`) evaluates its shard of both sides (no A/A run) and skips the comparison;
+//!    the final job (`--merge DIR`) merges the parts instead of evaluating.
 //! 6. Status and reasons ([`verdict`]).
 //! 7. Outputs ([`publish`]): SARIF, JUnit, HTML and badge; the sticky PR comment; the job
 //!    summary; the CI report JSON; the step outputs.
 
 pub mod base;
+pub mod calibrate;
 pub mod config;
 pub mod eval;
 pub mod publish;
@@ -27,7 +30,7 @@ pub mod shard;
 pub mod suite;
 pub mod verdict;
 
-pub use config::{CiConfig, CommentMode, ReportFiles, Templates};
+pub use config::{Calibrate, CiConfig, CommentMode, ReportFiles, Templates};
 
 use std::path::PathBuf;
 
@@ -237,6 +240,8 @@ pub fn run(
         head: part.head,
         base: part.base,
         base_reused: part.base_reused,
+        calibration: part.calibration,
+        calibration_reused: part.calibration_reused,
         compare: part.compare,
         files: Files::default(),
     };

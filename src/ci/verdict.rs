@@ -3,11 +3,32 @@
 
 use super::CiConfig;
 use super::eval::EvalPart;
-use crate::render::text::percent;
+use crate::render::text::{effect_text, p_text, percent};
 use crate::report::ci::{CiMode, CiReport, CiStatus, FindingScope, LintGate};
-use crate::report::compare::Verdict;
+use crate::report::compare::{MetricComparison, Pairing, Verdict};
 use crate::report::lint::LintReport;
 use crate::report::scorecard::{GateKind, Status};
+
+/// The test that decided a metric's verdict, in words: `p = 0.0312` (case level),
+/// `trial-level p = …`, or `calibrated test: head worst on 8 of 8 (A/A flipped 0 of 8), p = …`.
+fn deciding_test(metric: &MetricComparison, pairing: Pairing) -> String {
+    match (pairing, &metric.calibrated) {
+        (Pairing::Calibrated, Some(k)) => format!(
+            "calibrated test: head worst on {} of {} (A/A flipped {} of {}), p = {}",
+            k.worse,
+            k.informative_worse,
+            k.aa_flipped,
+            k.cases,
+            p_text(k.p_adjusted)
+        ),
+        (Pairing::Trial, _) => format!("trial-level p = {}", p_text(metric.trial.p_adjusted)),
+        (Pairing::Both, _) => format!(
+            "p = {}",
+            p_text(metric.case.p_adjusted.max(metric.trial.p_adjusted))
+        ),
+        _ => format!("p = {}", p_text(metric.case.p_adjusted)),
+    }
+}
 
 /// The status and its reasons, worst first.
 pub fn verdict(
@@ -98,12 +119,16 @@ pub fn verdict(
                     Some(s) => format!("{} of {s}", metric.metric),
                     None => metric.metric.clone(),
                 };
+                let effect = metric
+                    .effect
+                    .as_ref()
+                    .map_or_else(String::new, |e| format!("{}; ", effect_text(e)));
                 failed.push(format!(
-                    "regression: {what} for {}: {} → {} (p = {:.4}, --fail-on-regression)",
+                    "regression: {what} for {}: {} → {} ({effect}{}, --fail-on-regression)",
                     m.model,
                     percent(metric.before.value),
                     percent(metric.after.value),
-                    metric.case.p_adjusted,
+                    deciding_test(metric, e.gate.pairing),
                 ));
             }
         }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::lint::FailOn;
-use crate::ci::{CiConfig, CommentMode, ReportFiles, Templates};
+use crate::ci::{Calibrate, CiConfig, CommentMode, ReportFiles, Templates};
 use crate::eval::config::{self, EvalConfig, EvalConfigError};
 use crate::eval::plan::Budgets;
 use crate::report::ci::FindingScope;
@@ -103,6 +103,12 @@ pub struct CiArgs {
     /// Exit 2 when a gated metric regressed significantly against the base.
     #[arg(long, help_heading = "Gates")]
     pub fail_on_regression: bool,
+    /// The A/A calibration: evaluate base a second time with fresh requests and let the
+    /// calibrated gate decide. `auto`: when a base eval ran and the budget allows (the A/A run
+    /// is stored, free, or fits --max-trials/--max-input-tokens together with the base);
+    /// `always`: whenever a base eval ran; `never`: the case-level gate.
+    #[arg(long, value_enum, default_value_t = CalibrateArg::Auto, help_heading = "Gates")]
+    pub calibrate: CalibrateArg,
     /// Exit 2 when a model's head selection accuracy is below this (0–1).
     #[arg(long, value_name = "RATE", help_heading = "Gates")]
     pub min_accuracy: Option<f64>,
@@ -187,6 +193,11 @@ impl CiArgs {
                 GateFindings::All => FindingScope::All,
             },
             fail_on_regression: self.fail_on_regression,
+            calibrate: match self.calibrate {
+                CalibrateArg::Auto => Calibrate::Auto,
+                CalibrateArg::Always => Calibrate::Always,
+                CalibrateArg::Never => Calibrate::Never,
+            },
             min_accuracy: self.min_accuracy,
             base_ref: self.base_ref.clone(),
             pull_request: self.pull_request,
@@ -255,6 +266,17 @@ impl CiArgs {
         }
         Ok(())
     }
+}
+
+/// `--calibrate` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CalibrateArg {
+    /// When a base eval ran and the budget allows.
+    Auto,
+    /// Whenever a base eval ran.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `--gate-findings` values.

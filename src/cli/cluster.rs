@@ -17,7 +17,8 @@ pub struct ClusterArgs {
     /// What to cluster.
     #[command(flatten)]
     pub input: SurfaceArgs,
-    /// Pair score (strongest of lexical, structural, family) that links two tools.
+    /// Pair score (of the confusable-pair scorer lint uses; every pair scores ≥ 0.5) that links
+    /// two tools.
     #[arg(long, default_value_t = 0.5)]
     pub threshold: f64,
     /// Largest cluster; bigger groups are split at their weakest links.

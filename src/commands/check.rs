@@ -27,7 +27,6 @@ pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
         &installed.surface,
         &CheckOptions {
             threshold: args.threshold,
-            ..CheckOptions::default()
         },
     );
     let text = match args.format {

@@ -21,32 +21,30 @@
 //! - **Findings**: both surfaces are linted with default [`LintOptions`]; a head finding is new
 //!   when its identity ([`Finding::baseline_key`]: code + tool/pair/skill + param, as baselines
 //!   match) is absent from base. Base findings whose identity head lacks are counted resolved.
-//! - **Newly confusable**: pairs whose similarity score ([`PairSimilarity::score`], computed on
-//!   the normalized tools as lint does) is at least [`CONFUSABLE_THRESHOLD`] in head and was
-//!   below it in base, or that involve a tool base does not have.
+//! - **Newly confusable**: pairs the surface pair scorer ([`crate::analyze::confusable`], on
+//!   the normalized tools, exactly as lint's `confusable-pair`, cluster and check use it) finds
+//!   confusable in head (score at least [`CONFUSABLE_THRESHOLD`]) and did not in base, or that
+//!   involve a tool base does not have.
 //!
 //! Every list is sorted (tools by name then origin; pairs by head score descending, then
 //! names; findings in lint order), so the same inputs give byte-identical JSON.
-//!
-//! [`PairSimilarity::score`]: crate::analyze::similarity::PairSimilarity::score
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
-use crate::analyze::lint::{LintOptions, OVERLAP_WARN, lint};
-use crate::analyze::similarity::{SurfaceSimilarity, similar_pairs};
+use crate::analyze::confusable::{CONFUSABLE, Scorer};
+use crate::analyze::lint::{LintOptions, lint};
 use crate::report::compare::{ConfusablePair, SurfaceDiff, TokenDelta, ToolChange};
 use crate::report::lint::Finding;
 use crate::surface::normalize::{normalize_surface, normalize_text, normalize_value};
 use crate::surface::tokens::tool_tokens;
 use crate::surface::{Surface, Tool};
 
-/// Pair score at or above which two tools are confusable: the lint overlap warning threshold
-/// ([`OVERLAP_WARN`], 0.6), applied to the pair's score (the strongest of lexical, structural
-/// and family similarity).
-pub const CONFUSABLE_THRESHOLD: f64 = OVERLAP_WARN;
+/// Pair score at or above which two tools are confusable: the pair scorer's own mark
+/// ([`CONFUSABLE`], 0.5), where lint's `confusable-pair` warns.
+pub const CONFUSABLE_THRESHOLD: f64 = CONFUSABLE;
 
 /// The surface diff of `base` → `head` (see the module docs for every rule).
 pub fn diff(base: &Surface, head: &Surface) -> SurfaceDiff {
@@ -241,15 +239,20 @@ fn finding_changes(base: &Surface, head: &Surface) -> (Vec<Finding>, u64) {
 /// Head pairs at or above [`CONFUSABLE_THRESHOLD`] that base did not have there.
 fn newly_confusable(base: &Surface, head: &Surface, matching: &Matching) -> Vec<ConfusablePair> {
     let head_tools = normalize_surface(head).surface.tools;
-    let pairs = similar_pairs(&head_tools, CONFUSABLE_THRESHOLD);
+    let pairs: Vec<_> = Scorer::new(&head_tools)
+        .pairs()
+        .into_iter()
+        .filter(|p| p.score >= CONFUSABLE_THRESHOLD)
+        .collect();
     if pairs.is_empty() {
         return Vec::new();
     }
-    let base_similarity = SurfaceSimilarity::new(&normalize_surface(base).surface.tools);
+    let base_scorer = Scorer::new(&normalize_surface(base).surface.tools);
     let mut out = Vec::new();
     for p in pairs {
         let before = match (matching.head_to_base[p.a], matching.head_to_base[p.b]) {
-            (Some(a), Some(b)) => base_similarity.pair(a, b).map(|s| s.score),
+            // Not confusable at base: 0 (the scorer gives no score below its mark).
+            (Some(a), Some(b)) => Some(base_scorer.pair(a, b).map_or(0.0, |s| s.score)),
             _ => None,
         };
         if before.is_some_and(|s| s >= CONFUSABLE_THRESHOLD) {
@@ -555,20 +558,35 @@ mod tests {
 
     #[test]
     fn an_existing_pair_that_became_confusable_has_both_scores() {
+        // Base states the boundary (a description names the other tool, so the pair is not
+        // confusable); head deletes that sentence.
         let mut base = sample();
-        base.tools[0].input_schema = Some(json!({"type": "object"}));
-        base.tools[2].input_schema = Some(json!({"type": "object"}));
+        base.tools.push(tool(
+            "get_forecast",
+            "Today's forecast for a city. For the next ten days use fetch_forecast.",
+            60,
+        ));
+        base.tools.push(tool(
+            "fetch_forecast",
+            "The forecast for a city over the next ten days.",
+            70,
+        ));
         let mut head = base.clone();
-        head.tools[2].description = base.tools[0].description.clone();
+        head.tools[3].description = Some("Today's forecast for a city.".into());
         let d = diff(&base, &head);
         let p = d
             .newly_confusable
             .iter()
-            .find(|p| p.a == "get_weather" && p.b == "read_file")
+            .find(|p| p.a == "fetch_forecast" && p.b == "get_forecast")
             .expect("pair");
-        let before = p.before.expect("both tools exist in base");
-        assert!(before < CONFUSABLE_THRESHOLD, "{before}");
+        assert_eq!(
+            p.before,
+            Some(0.0),
+            "both tools exist in base, not confusable"
+        );
         assert!(p.score >= CONFUSABLE_THRESHOLD, "{}", p.score);
+        // The same pair with the boundary kept is not new.
+        assert!(diff(&base, &base).newly_confusable.is_empty());
     }
 
     #[test]

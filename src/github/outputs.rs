@@ -75,7 +75,8 @@ impl Outputs {
 /// `free`), `free-reason`, `reasons` (one per line), `verdict` (`regressed`, `improved`,
 /// `unchanged`, `insufficient data`; empty without a comparison), `accuracy` (the first model's
 /// head selection accuracy, 0–1), `p-value` (the first model's gated selection-accuracy test),
-/// `lint-errors`, `lint-warnings`, `lint-infos`, `base-reused` (`true`/`false`), and the paths
+/// `lint-errors`, `lint-warnings`, `lint-infos`, `base-reused` (`true`/`false`), `calibrated`
+/// (`true` when the calibrated gate decided), `calibration-reused` (`true`/`false`), and the paths
 /// `report-json`, `junit`, `sarif`, `html`, `badge` (empty when not written).
 pub fn from_report(ci: &CiReport) -> Outputs {
     let mut o = Outputs::new();
@@ -138,6 +139,13 @@ pub fn from_report(ci: &CiReport) -> Outputs {
     o.set("lint-warnings", s.warnings.to_string());
     o.set("lint-infos", s.infos.to_string());
     o.set("base-reused", ci.base_reused.to_string());
+    let calibrated = ci
+        .compare
+        .as_ref()
+        .and_then(|c| c.eval.as_ref())
+        .is_some_and(|e| e.gate.pairing == Pairing::Calibrated);
+    o.set("calibrated", calibrated.to_string());
+    o.set("calibration-reused", ci.calibration_reused.to_string());
     let f = &ci.files;
     for (key, path) in [
         ("report-json", &f.json),

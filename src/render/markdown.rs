@@ -277,7 +277,7 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport) -> String {
     if !report.risky_pairs.is_empty() {
         let _ = writeln!(
             out,
-            "\n| score | pair | basis | shared terms |\n|---:|---|---|---|"
+            "\n| score | pair | why | shared terms |\n|---:|---|---|---|"
         );
         for p in report.risky_pairs.iter().take(20) {
             let _ = writeln!(
@@ -286,7 +286,7 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport) -> String {
                 p.score,
                 p.a,
                 p.b,
-                format!("{:?}", p.basis).to_lowercase(),
+                p.relation.phrase(),
                 cell(&p.shared_terms.join(", "))
             );
         }

@@ -56,6 +56,13 @@ pub struct CiReport {
     /// Whether the base eval came from the base cache (keyed by base commit + settings).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub base_reused: bool,
+    /// Base evaluated again with fresh requests (the A/A run of `--calibrate`), when there was
+    /// one; the compare then uses the calibrated gate (additive in v1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Scorecard>,
+    /// Whether the A/A scorecard came from the base cache (additive in v1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub calibration_reused: bool,
     /// Base vs head (full mode, pull requests).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<CompareReport>,

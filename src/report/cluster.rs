@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 
-/// Which similarity gave a pair its score.
+/// What made a pair confusable (v1 names). In a cluster report: `family` when the names decided
+/// (same action and object, a bare action, a qualifier-only difference), `structural` when
+/// matching schemas did, `lexical` when near-identical descriptions did. In the compat
+/// similarity ([`crate::analyze::similarity`]): which of its three measures is the score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Basis {
@@ -14,6 +17,34 @@ pub enum Basis {
     Structural,
     /// Names share a distinctive token.
     Family,
+}
+
+/// How the pair scorer read two tools' names (`analyze::confusable`), kebab-case in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PairRelation {
+    /// Same action, same object.
+    SameJob,
+    /// Same action; one names no object.
+    BareAction,
+    /// Same action; the objects differ only by a qualifier.
+    Qualified,
+    /// Different objects or actions, but the schemas or the descriptions match.
+    LookAlike,
+}
+
+impl PairRelation {
+    /// A short phrase for messages.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            PairRelation::SameJob => "the same action on the same object",
+            PairRelation::BareAction => "the same action, one without an object",
+            PairRelation::Qualified => {
+                "the same action on the same object, differing only by a qualifier"
+            }
+            PairRelation::LookAlike => "matching schemas or near-identical descriptions",
+        }
+    }
 }
 
 /// Cluster report format version.
@@ -97,17 +128,23 @@ pub struct RiskyPair {
     pub a: String,
     /// The other tool.
     pub b: String,
-    /// `max(lexical, structural, family)`.
+    /// The pair scorer's confusion score (as lint's `confusable-pair`).
     pub score: f64,
-    /// Trigram Dice over name tokens + description.
+    /// How the scorer read the two names (additive in v1).
+    pub relation: PairRelation,
+    /// The scorer's IDF-weighted text cosine (additive in v1).
+    pub text: f64,
+    /// The scorer's parameter-shape similarity (additive in v1).
+    pub shape: f64,
+    /// Compat: trigram Dice over name tokens + description (no longer decides a link).
     pub lexical: f64,
-    /// Parameter-shape similarity.
+    /// Compat: the structural parameter similarity (no longer decides a link).
     pub structural: f64,
-    /// Shared distinctive name tokens.
+    /// Compat: shared distinctive name tokens (no longer decides a link).
     pub family: f64,
-    /// Which measure is `score`.
+    /// What made the pair confusable (see [`Basis`]).
     pub basis: Basis,
-    /// Distinctive words both use, sorted.
+    /// The rarest words on the surface both use (stemmed, at most 6), sorted.
     pub shared_terms: Vec<String>,
 }
 

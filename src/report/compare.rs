@@ -370,9 +370,10 @@ pub struct ConfusablePair {
     pub a: String,
     /// The other.
     pub b: String,
-    /// Similarity score in head.
+    /// The pair scorer's score in head (as lint's `confusable-pair`).
     pub score: f64,
-    /// Score in base; `null` when either tool is new.
+    /// Score in base (0 when the scorer did not find the pair confusable there); `null` when
+    /// either tool is new.
     pub before: Option<f64>,
 }
 

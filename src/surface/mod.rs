@@ -160,6 +160,30 @@ impl Tool {
             .unwrap_or_default()
     }
 
+    /// [`Tool::wire_json`], moving the texts instead of copying them.
+    pub fn into_wire_json(self) -> Value {
+        let mut map = Map::new();
+        map.insert("name".into(), Value::String(self.name));
+        if let Some(t) = self.title {
+            map.insert("title".into(), Value::String(t));
+        }
+        if let Some(d) = self.description {
+            map.insert("description".into(), Value::String(d));
+        }
+        map.insert(
+            "inputSchema".into(),
+            self.input_schema
+                .unwrap_or_else(|| serde_json::json!({"type": "object"})),
+        );
+        if let Some(o) = self.output_schema {
+            map.insert("outputSchema".into(), o);
+        }
+        if let Some(a) = self.annotations {
+            map.insert("annotations".into(), a);
+        }
+        Value::Object(map)
+    }
+
     /// The wire form a provider would send, MCP style: `{name, title?, description?, inputSchema}`.
     pub fn wire_json(&self) -> Value {
         let mut map = Map::new();

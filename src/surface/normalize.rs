@@ -51,18 +51,32 @@ pub struct Normalized {
 /// Normalize one text: NFC, CRLF/CR → LF, trailing whitespace removed from every line and from
 /// the end.
 pub fn normalize_text(s: &str) -> String {
-    let unified = if s.contains('\r') {
-        s.replace("\r\n", "\n").replace('\r', "\n")
-    } else {
-        s.to_owned()
-    };
-    let nfc: String = unified.nfc().collect();
-    let mut out = String::with_capacity(nfc.len());
-    for (i, line) in nfc.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
+    // One pass into one buffer (a 15 MiB description is not copied three times): CR/CRLF → LF,
+    // then NFC, then each line's trailing whitespace held back until something follows it.
+    let mut chars = s.chars().peekable();
+    let unified = std::iter::from_fn(move || {
+        let c = chars.next()?;
+        if c == '\r' {
+            if chars.peek() == Some(&'\n') {
+                chars.next();
+            }
+            return Some('\n');
         }
-        out.push_str(line.trim_end());
+        Some(c)
+    });
+    let mut out = String::with_capacity(s.len());
+    let mut pending = String::new();
+    for c in unified.nfc() {
+        if c == '\n' {
+            pending.clear();
+            out.push('\n');
+        } else if c.is_whitespace() {
+            pending.push(c);
+        } else {
+            out.push_str(&pending);
+            pending.clear();
+            out.push(c);
+        }
     }
     out.truncate(out.trim_end().len());
     out
@@ -109,19 +123,23 @@ pub fn normalize_surface(surface: &Surface) -> Normalized {
 /// Normalize one tool: texts, schemas (refs inlined) and annotations.
 pub fn normalize_tool(tool: &Tool) -> (Tool, Vec<RefIssue>) {
     let mut issues = Vec::new();
-    let mut t = tool.clone();
-    t.name = normalize_text(&tool.name);
-    t.title = tool.title.as_deref().map(normalize_text);
-    t.description = tool.description.as_deref().map(normalize_text);
-    t.input_schema = tool.input_schema.as_ref().map(|s| {
-        let inlined = inline_refs(s, &tool.name, &mut issues);
-        normalize_value(&inlined)
-    });
-    t.output_schema = tool.output_schema.as_ref().map(|s| {
-        let mut ignored = Vec::new();
-        normalize_value(&inline_refs(s, &tool.name, &mut ignored))
-    });
-    t.annotations = tool.annotations.as_ref().map(normalize_value);
+    // Built field by field: cloning the tool first would copy its texts only to replace them.
+    let t = Tool {
+        name: normalize_text(&tool.name),
+        title: tool.title.as_deref().map(normalize_text),
+        description: tool.description.as_deref().map(normalize_text),
+        input_schema: tool.input_schema.as_ref().map(|s| {
+            let inlined = inline_refs(s, &tool.name, &mut issues);
+            normalize_value(&inlined)
+        }),
+        output_schema: tool.output_schema.as_ref().map(|s| {
+            let mut ignored = Vec::new();
+            normalize_value(&inline_refs(s, &tool.name, &mut ignored))
+        }),
+        annotations: tool.annotations.as_ref().map(normalize_value),
+        origin: tool.origin.clone(),
+        confidence: tool.confidence,
+    };
     (t, issues)
 }
 
@@ -317,6 +335,39 @@ mod tests {
 
     use super::*;
     use crate::surface::{Confidence, Origin};
+
+    /// The three-copy implementation `normalize_text` replaced, as the reference.
+    fn normalize_text_reference(s: &str) -> String {
+        let unified = s.replace("\r\n", "\n").replace('\r', "\n");
+        let nfc: String = unified.nfc().collect();
+        let mut out = String::new();
+        for (i, line) in nfc.split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(line.trim_end());
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+
+    #[test]
+    fn one_pass_normalization_equals_the_reference() {
+        for s in [
+            "",
+            "plain",
+            "a \r\nb\t\r\rc  \n\n",
+            "  lead and trail  ",
+            "cafe\u{301} and e\u{301}\u{327} \u{a0}\n\u{2003}x\u{2003}",
+            "\r",
+            "\r\n\r\n",
+            "x \u{301}",
+            "tab\t\tinside\tline\t",
+            "\u{1e9b}\u{323} \r\n \u{0041}\u{030a}",
+        ] {
+            assert_eq!(normalize_text(s), normalize_text_reference(s), "{s:?}");
+        }
+    }
 
     fn tool(schema: Value) -> Tool {
         let mut t = Tool::named("t", Origin::default(), Confidence::High);

@@ -73,16 +73,20 @@ const STOP_WORDS: &[&str] = &[
 /// (alphanumeric runs, lower-cased), [`stem`]med, without stop words and one-letter words;
 /// sorted and deduplicated.
 pub fn terms(tool: &Tool) -> Vec<String> {
-    let desc = tool.description.as_deref().unwrap_or("").to_lowercase();
-    let words = desc
+    let words = tool
+        .description
+        .as_deref()
+        .unwrap_or("")
         .split(|c: char| !c.is_alphanumeric())
-        .map(str::to_owned);
-    // A set while reading: memory follows the distinct words, not the description's length.
-    let out: std::collections::BTreeSet<String> = name_tokens(&tool.name)
-        .into_iter()
-        .chain(words)
-        .filter(|w| w.chars().count() > 1 && !STOP_WORDS.contains(&w.as_str()))
-        .map(|w| stem(&w))
-        .collect();
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase);
+    // Inserted one by one, so memory follows the distinct words, not the description's length
+    // (collecting into a set gathers every item in a Vec first).
+    let mut out = std::collections::BTreeSet::new();
+    for w in name_tokens(&tool.name).into_iter().chain(words) {
+        if w.chars().count() > 1 && !STOP_WORDS.contains(&w.as_str()) {
+            out.insert(stem(&w));
+        }
+    }
     out.into_iter().collect()
 }

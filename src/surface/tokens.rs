@@ -37,11 +37,40 @@ pub struct SurfaceTokens {
     pub total: usize,
 }
 
-/// Count tokens of a text with o200k_base.
+/// Texts longer than this are counted piece by piece ([`count`]).
+pub const CHUNK: usize = 64 * 1024;
+
+/// Count tokens of a text with o200k_base. A text longer than [`CHUNK`] bytes is counted in
+/// pieces of about that size, cut before a space that follows a non-space and precedes a letter
+/// (where o200k's pre-tokenizer starts a new piece anyway, so the count is the same), so the
+/// tokenizer's working memory stays bounded however long the text.
 pub fn count(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_ordinary(text)
-        .len()
+    let bpe = tiktoken_rs::o200k_base_singleton();
+    let mut total = 0;
+    let mut rest = text;
+    while rest.len() > CHUNK {
+        let Some(cut) = safe_cut(rest, CHUNK) else {
+            break;
+        };
+        total += bpe.encode_ordinary(&rest[..cut]).len();
+        rest = &rest[cut..];
+    }
+    total + bpe.encode_ordinary(rest).len()
+}
+
+/// A byte offset at or after `from` that starts ` <letter>` right after a non-space, if any.
+fn safe_cut(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    (from.max(1)..bytes.len().saturating_sub(1)).find(|&i| {
+        bytes[i] == b' '
+            && !bytes[i - 1].is_ascii_whitespace()
+            && text.is_char_boundary(i + 1)
+            && text[i + 1..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphabetic)
+            && bytes[i - 1] < 0x80
+    })
 }
 
 /// Count one tool in the function-tool wire form `{"type":"function","name","description","parameters"}`.
@@ -54,19 +83,56 @@ pub fn tool_tokens(tool: &Tool) -> ToolTokens {
         .map(|s| serde_json::to_string(s).unwrap_or_default())
         .unwrap_or_else(|| "{\"type\":\"object\"}".to_owned());
     let schema = count(&schema_text);
+    let text = tool.description.as_deref().unwrap_or_default();
+    let long = text.len() > CHUNK;
     let wire = serde_json::json!({
         "type": "function",
         "name": tool.name,
-        "description": tool.description.as_deref().unwrap_or_default(),
+        // A long description is counted separately, JSON-escaped piece by piece, instead of in
+        // a copy of the whole wire text (the envelope is then exact, the join may differ by a
+        // token or two).
+        "description": if long { "" } else { text },
         "parameters": serde_json::from_str::<serde_json::Value>(&schema_text).unwrap_or_default(),
     });
-    let total = count(&serde_json::to_string(&wire).unwrap_or_default());
+    let mut total = count(&serde_json::to_string(&wire).unwrap_or_default());
+    if long {
+        // JSON escaping changes only quotes, backslashes and control characters: without any,
+        // the escaped text is the text, already counted.
+        total += if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+            escaped_count(text)
+        } else {
+            description
+        };
+    }
     ToolTokens {
         name,
         description,
         schema,
         envelope: total.saturating_sub(name + description + schema),
         total,
+    }
+}
+
+/// Tokens of `text` as a JSON string body (escaped, without the quotes), piece by piece.
+fn escaped_count(text: &str) -> usize {
+    let mut total = 0;
+    let mut rest = text;
+    loop {
+        let cut = if rest.len() > CHUNK {
+            safe_cut(rest, CHUNK).unwrap_or(rest.len())
+        } else {
+            rest.len()
+        };
+        let piece = serde_json::to_string(&rest[..cut]).unwrap_or_default();
+        total += count(
+            piece
+                .get(1..piece.len().saturating_sub(1))
+                .unwrap_or_default(),
+        );
+        rest = &rest[cut..];
+        if rest.is_empty() {
+            return total;
+        }
     }
 }
 
@@ -109,6 +175,29 @@ mod tests {
             "{c:?}"
         );
         assert_eq!(c.name + c.description + c.schema + c.envelope, c.total);
+    }
+
+    #[test]
+    fn a_long_text_counts_the_same_in_pieces() {
+        // Mixed words, punctuation, digits, non-ASCII and runs of spaces, well past one piece.
+        let unit = "Read the file «données» at path/to/x.json, then 42 lines;  done.\n";
+        let text = unit.repeat(3 * CHUNK / unit.len());
+        assert!(text.len() > 2 * CHUNK);
+        let whole = tiktoken_rs::o200k_base_singleton()
+            .encode_ordinary(&text)
+            .len();
+        assert_eq!(count(&text), whole);
+        // The wire total of a tool with that description is within a token of the exact one.
+        let mut t = Tool::named("read_file", Origin::default(), Confidence::High);
+        t.description = Some(text.clone());
+        let c = tool_tokens(&t);
+        let wire = serde_json::json!({"type": "function", "name": "read_file",
+            "description": text, "parameters": {"type": "object"}});
+        let exact = tiktoken_rs::o200k_base_singleton()
+            .encode_ordinary(&serde_json::to_string(&wire).expect("json"))
+            .len();
+        assert!(c.total.abs_diff(exact) <= 2, "{} vs {exact}", c.total);
+        assert_eq!(c.description, whole);
     }
 
     #[test]

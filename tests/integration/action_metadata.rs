@@ -83,7 +83,7 @@ fn is_kebab(name: &str) -> bool {
 const NOT_FLAGS: [&str; 4] = ["version", "install", "working-directory", "github-token"];
 
 /// Each action input that is an `mf ci` flag, and the flag.
-const FLAG_OF_INPUT: [(&str, &str); 26] = [
+const FLAG_OF_INPUT: [(&str, &str); 27] = [
     ("suite", "--suite"),
     ("models", "--models"),
     ("allow-key-env", "--allow-key-env"),
@@ -97,6 +97,7 @@ const FLAG_OF_INPUT: [(&str, &str); 26] = [
     ("gate-findings", "--gate-findings"),
     ("baseline", "--baseline"),
     ("fail-on-regression", "--fail-on-regression"),
+    ("calibrate", "--calibrate"),
     ("base-ref", "--base-ref"),
     ("pull-request", "--pull-request"),
     ("comment", "--comment"),

@@ -33,7 +33,17 @@ fn check_warns_on_a_taken_name_and_a_confusable_tool_and_names_the_family() {
         "{codes:?}"
     );
     assert!(
-        codes.contains(&("check-confusable", "read_document")),
+        codes.contains(&("check-confusable", "fetch_text_file")),
+        "{codes:?}"
+    );
+    // One scorer for lint, cluster and check: `read_document` copies words of
+    // `read_text_file`'s description but names another object and its text is not
+    // near-identical (cosine 0.47 < 0.85), so the pair scorer does not call it confusable, as
+    // lint would not on one server. The name-taken `read_text_file` is not also "confusable".
+    assert!(!codes.iter().any(|c| c.1 == "read_document"), "{codes:?}");
+    assert_eq!(
+        codes.iter().filter(|c| c.0 == "check-confusable").count(),
+        1,
         "{codes:?}"
     );
     let family: Vec<&str> = v["family"]
@@ -42,13 +52,10 @@ fn check_warns_on_a_taken_name_and_a_confusable_tool_and_names_the_family() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    assert!(
-        family.contains(&"read_file") && family.contains(&"read_text_file"),
-        "{family:?}"
-    );
-    assert!(
-        !family.contains(&"read_document"),
-        "new tools are not their own family"
+    assert_eq!(
+        family,
+        ["read_text_file"],
+        "installed tools a new one competes with"
     );
     // --fail-on-warn turns the verdict into a gate.
     mf().args(["check", "--fail-on-warn", "--manifest"])
@@ -179,13 +186,17 @@ fn markdown_forms_lead_with_the_verdict() {
     assert!(text.contains("`check-name-taken`"), "{text}");
     let out = mf()
         .args(["cluster", "--format", "markdown"])
-        .arg(fixture("servers/filesystem.tools.json"))
+        .arg(fixture("real/word.tools.json"))
         .output()
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.starts_with("**mf cluster: 14 tools → 2 clusters"),
+        text.starts_with("**mf cluster: 54 tools → 3 clusters"),
         "{text}"
     );
-    assert!(text.contains("`read_text_file`"), "{text}");
+    assert!(text.contains("`add_footnote_robust`"), "{text}");
+    assert!(
+        text.contains("| the same action on the same object |"),
+        "each pair says why: {text}"
+    );
 }

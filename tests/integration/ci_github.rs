@@ -548,6 +548,10 @@ async fn an_offline_eval_compares_head_with_base_and_a_planted_regression_fails_
     let p: f64 = o["p-value"].parse().expect("p-value is a number");
     assert!(p < 0.01, "10 of 10 discordant cases regressed: p = {p}");
     assert_eq!(o["base-reused"], "false");
+    // Offline models are free: `--calibrate auto` ran the A/A run and the calibrated gate
+    // decided.
+    assert_eq!(o["calibrated"], "true");
+    assert_eq!(o["calibration-reused"], "false");
     assert!(
         o["reasons"].contains("regression: selection-accuracy"),
         "{}",
@@ -583,7 +587,9 @@ async fn an_offline_eval_compares_head_with_base_and_a_planted_regression_fails_
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     let ci = report(json_out.to_str().expect("utf-8"));
     assert_eq!(ci["baseReused"], true);
+    assert_eq!(ci["calibrationReused"], true);
     assert_eq!(ci["compare"]["verdict"], "regressed");
+    assert_eq!(ci["compare"]["eval"]["gate"]["pairing"], "calibrated");
     assert_eq!(outputs(&repo.output())["base-reused"], "true");
 
     // Without --fail-on-regression the regression is reported, not gated.
@@ -974,6 +980,10 @@ async fn a_matrix_of_three_shards_merges_into_one_comment() {
                 "--json-out",
                 single_out.to_str().expect("utf-8"),
                 "--fail-on-regression",
+                // The shard jobs make no A/A run (each holds a part of base): compare like
+                // with like.
+                "--calibrate",
+                "never",
             ],
         )
         .await;
@@ -1034,4 +1044,270 @@ async fn a_matrix_of_three_shards_merges_into_one_comment() {
     assert!(stderr(&out).contains("2/3"), "{}", stderr(&out));
     assert_eq!(requests(&server).await.len(), before);
     assert_no_token(&repo, &out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The A/A calibration (`--calibrate`, Action input `calibrate`) against a deterministic
+// OpenAI-compatible server (tests/support/chat_server.rs) standing in for a paid provider.
+
+/// Base: only `get_ticket` is served and 8 cases (`[first]`: the server calls the first tool it
+/// is offered) expect it, so base is always right. Head adds the four other tools, so a case is
+/// right only when mf's seeded tool order puts `get_ticket` first: a visible regression.
+fn chat_base(repo: &Path, chat: &str) {
+    // The paid model: the chat server through a named model of the repository's mf.toml.
+    std::fs::write(
+        repo.join("mf.toml"),
+        format!(
+            "[models.chat]\nprovider = \"openai-compatible\"\nmodel = \"served-model\"\n\
+             base_url = \"{chat}/v1\"\napi_key_env = \"CHAT_API_KEY\"\n"
+        ),
+    )
+    .expect("mf.toml");
+    let all = crate::support::chat_server::tools_json();
+    let only: Vec<Value> = all["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter(|t| t["name"] == "get_ticket")
+        .cloned()
+        .collect();
+    write_json(&repo.join("tools.json"), &json!({ "tools": only }));
+    let cases: Vec<Value> = (0..8)
+        .map(|i| json!({"id": format!("t{i}"), "input": format!("ticket {i} [first]"), "expectedTool": "get_ticket"}))
+        .collect();
+    write_json(
+        &repo.join("mf.suite.json"),
+        &json!({"name": "tickets", "cases": cases}),
+    );
+}
+
+fn chat_head(repo: &Path) {
+    write_json(
+        &repo.join("tools.json"),
+        &crate::support::chat_server::tools_json(),
+    );
+}
+
+/// `mf ci` with the chat server as a paid model (`chat` in mf.toml, key in `CHAT_API_KEY`),
+/// 2 repeats: 16 trials per eval.
+async fn chat_ci(repo: &Repo, api: &str, cache: &Path, extra: &[&str]) -> Output {
+    let event = repo.pull_request_event(false);
+    let json_out = repo.gh.join("mf-ci.json");
+    let mut args: Vec<String> = [
+        "--models",
+        "chat",
+        "--repeat",
+        "2",
+        "--cache-dir",
+        cache.to_str().expect("utf-8"),
+        "--json-out",
+        json_out.to_str().expect("utf-8"),
+        "--fail-on-regression",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("mf"));
+    cmd.current_dir(&repo.repo).arg("ci").args(&refs);
+    for k in machine_ci_vars() {
+        cmd.env_remove(k);
+    }
+    cmd.env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_REPOSITORY", "acme/tools")
+        .env("GITHUB_API_URL", api)
+        .env("GITHUB_SERVER_URL", "https://github.com")
+        .env("GITHUB_RUN_ID", "4242")
+        .env("GITHUB_SHA", &repo.head_sha)
+        .env("GITHUB_STEP_SUMMARY", repo.summary())
+        .env("GITHUB_OUTPUT", repo.output())
+        .env("GITHUB_TOKEN", FAKE_TOKEN)
+        .env("CHAT_API_KEY", "sk-test-PLANTED-calibration")
+        .env("RUNNER_TEMP", &repo.gh)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("NO_COLOR", "1");
+    tokio::task::spawn_blocking(move || cmd.output().expect("mf runs"))
+        .await
+        .expect("join")
+}
+
+async fn chat_requests(server: &MockServer) -> usize {
+    requests(server)
+        .await
+        .iter()
+        .filter(|r| r.url.path() == "/v1/chat/completions")
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ci_runs_the_aa_calibration_once_per_base_and_the_next_push_reads_it_from_the_cache() {
+    let chat = crate::support::chat_server::start(std::time::Duration::ZERO, true).await;
+    let uri = chat.uri();
+    let mut repo = Repo::with_base(|r| chat_base(r, &uri), chat_head);
+    let github = MockServer::start().await;
+    let api = github.uri();
+    Mock::given(method("GET"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .mount(&github)
+        .await;
+    Mock::given(method("POST"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(comment(
+            &api,
+            2001,
+            "github-actions[bot]",
+            MARKER,
+        )))
+        .mount(&github)
+        .await;
+    let cache = repo.cache.clone();
+
+    // Run 1: head, base and the A/A run are evaluated: 3 × 16 requests.
+    let out = chat_ci(&repo, &api, &cache, &[]).await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(
+        chat_requests(&chat).await,
+        48,
+        "head, base and A/A: 16 each"
+    );
+    let o = outputs(&repo.output());
+    assert_eq!(o["verdict"], "regressed", "{}", show(&out));
+    assert_eq!(o["calibrated"], "true");
+    assert_eq!(o["calibration-reused"], "false");
+    assert_eq!(o["base-reused"], "false");
+    let ci = report(&o["report-json"]);
+    let eval = &ci["compare"]["eval"];
+    assert_eq!(eval["gate"]["pairing"], "calibrated", "{eval:#}");
+    assert!(
+        ci["calibration"]["models"][0]["trials"]
+            .as_array()
+            .expect("A/A trials")
+            .iter()
+            .all(|t| t.get("cached").is_none_or(|c| c == false)),
+        "every A/A trial is a fresh request"
+    );
+    let selection = &eval["models"][0]["metrics"][0];
+    assert_eq!(selection["metric"], "selection-accuracy");
+    let calibrated = &selection["calibrated"];
+    assert_eq!(
+        calibrated["aaFlipped"], 0,
+        "a deterministic server does not drift"
+    );
+    assert!(calibrated["p"].as_f64().expect("p") < 0.05, "{calibrated}");
+    assert!(
+        o["reasons"].contains("regression: selection-accuracy"),
+        "{}",
+        o["reasons"]
+    );
+    // The comment leads with the verdict, then the effect with its interval, and says the
+    // calibrated gate decided.
+    let posts: Vec<String> = requests(&github)
+        .await
+        .iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .map(sent_body)
+        .collect();
+    assert_eq!(posts.len(), 1);
+    let body = &posts[0];
+    let first = body
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with("<!--"))
+        .expect("a first line");
+    assert!(
+        first.contains("FAIL"),
+        "the comment leads with the verdict:\n{body}"
+    );
+    // Next, the reason: the metric, its effect ± interval and the calibrated test that decided.
+    let reason = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .nth(2)
+        .unwrap_or_default();
+    assert!(
+        reason.contains("regression: selection-accuracy")
+            && reason.contains(" pts [")
+            && reason.contains("calibrated test: head worst on"),
+        "the reason follows the verdict:\n{body}"
+    );
+    assert!(body.contains("calibrated test"), "{body}");
+    assert!(body.contains("A/A run"), "{body}");
+
+    // A second push (a description edit): base and A/A come from the cache, 0 requests for
+    // them — only head is sent again.
+    repo.push(|r| {
+        let mut tools = crate::support::chat_server::tools_json();
+        tools["tools"][0]["description"] = json!("Search support tickets by keyword or status.");
+        write_json(&r.join("tools.json"), &tools);
+    });
+    let out = chat_ci(&repo, &api, &cache, &["--comment", "off"]).await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(
+        chat_requests(&chat).await,
+        48 + 16,
+        "only head was requested"
+    );
+    let o = outputs(&repo.output());
+    assert_eq!(o["base-reused"], "true");
+    assert_eq!(o["calibration-reused"], "true");
+    assert_eq!(o["calibrated"], "true");
+    assert_eq!(report(&o["report-json"])["calibrationReused"], true);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("PLANTED"),
+        "the provider key is never printed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calibrate_auto_stays_within_the_budget_always_runs_it_and_never_skips_it() {
+    let chat = crate::support::chat_server::start(std::time::Duration::ZERO, true).await;
+    let uri = chat.uri();
+    let repo = Repo::with_base(|r| chat_base(r, &uri), chat_head);
+    let github = MockServer::start().await;
+    let api = github.uri();
+    let off = ["--comment", "off", "--max-trials", "20"];
+
+    // auto: 16 trials per eval fit --max-trials 20, base + A/A (32) do not: skipped, said why.
+    let cache = repo.gh.join("cache-auto");
+    let out = chat_ci(&repo, &api, &cache, &off).await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(chat_requests(&chat).await, 32, "head and base only");
+    let o = outputs(&repo.output());
+    assert_eq!(o["calibrated"], "false");
+    let ci = report(&o["report-json"]);
+    assert!(ci.get("calibration").is_none());
+    assert_eq!(ci["compare"]["eval"]["gate"]["pairing"], "case");
+    let notes = ci["notes"].to_string();
+    assert!(
+        notes.contains("calibration skipped") && notes.contains("--max-trials 20"),
+        "{notes}"
+    );
+
+    // always: the A/A run is made anyway (each eval is within its own budget).
+    let cache = repo.gh.join("cache-always");
+    let mut always = off.to_vec();
+    always.extend(["--calibrate", "always"]);
+    let out = chat_ci(&repo, &api, &cache, &always).await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(chat_requests(&chat).await, 32 + 48);
+    assert_eq!(outputs(&repo.output())["calibrated"], "true");
+
+    // never: no A/A run, even with room in the budget.
+    let cache = repo.gh.join("cache-never");
+    let out = chat_ci(
+        &repo,
+        &api,
+        &cache,
+        &["--comment", "off", "--calibrate", "never"],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(chat_requests(&chat).await, 32 + 48 + 32);
+    let o = outputs(&repo.output());
+    assert_eq!(o["calibrated"], "false");
+    assert!(report(&o["report-json"]).get("calibration").is_none());
 }

@@ -6,7 +6,9 @@ use mf::surface::Surface;
 
 use crate::support::tool;
 
-/// Two tight groups of five (`invoice` and `shipment` tools) joined by one weak bridge.
+/// Two tight groups of five (`invoice` and `shipment` tools: one action, one object, the same
+/// description) joined by one weak bridge: a bare `retrieve` that reads like both (the pair scorer's
+/// "same action, one without an object", scored below the groups' "same action, same object").
 fn two_groups_and_a_bridge() -> Surface {
     let mut tools = Vec::new();
     for g in ["invoice", "shipment"] {
@@ -17,6 +19,10 @@ fn two_groups_and_a_bridge() -> Surface {
             ));
         }
     }
+    tools.push(tool(
+        "retrieve",
+        "Return one invoice or shipment record by its id, with all invoice or shipment fields.",
+    ));
     tools.push(tool("zzz_unrelated", "Ping the server."));
     Surface {
         tools,
@@ -30,7 +36,7 @@ fn the_cap_keeps_the_strong_groups_and_drops_the_bridge() {
     let loose = cluster(
         &s,
         &ClusterOptions {
-            threshold: 0.3,
+            threshold: 0.5,
             max_cluster_size: 100,
         },
     );
@@ -38,7 +44,7 @@ fn the_cap_keeps_the_strong_groups_and_drops_the_bridge() {
     let capped = cluster(
         &s,
         &ClusterOptions {
-            threshold: 0.3,
+            threshold: 0.5,
             max_cluster_size: 5,
         },
     );
@@ -52,7 +58,7 @@ fn the_cap_keeps_the_strong_groups_and_drops_the_bridge() {
         groups[1].iter().all(|t| t.ends_with("shipment")),
         "{groups:?}"
     );
-    assert_eq!(capped.unclustered, ["zzz_unrelated"]);
+    assert_eq!(capped.unclustered, ["retrieve", "zzz_unrelated"]);
     assert_eq!(capped.clusters[0].id, "c1");
     assert_eq!(capped.clusters[0].label, "invoice");
     let profiles = profiles_from_clusters(&capped);
@@ -68,7 +74,7 @@ fn a_cap_of_two_still_places_every_tool_once() {
     let r = cluster(
         &s,
         &ClusterOptions {
-            threshold: 0.3,
+            threshold: 0.5,
             max_cluster_size: 2,
         },
     );

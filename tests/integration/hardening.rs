@@ -36,11 +36,23 @@ fn scan_does_not_overwrite_a_hand_written_suite_that_is_not_utf8() {
     );
 }
 
+/// A folder with `tools.json` holding a surface with one cluster (airtable: list_records and
+/// search_records).
+fn repo_with_confusable_tools() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tmp");
+    fs::copy(
+        crate::support::fixture("real/airtable.tools.json"),
+        dir.path().join("tools.json"),
+    )
+    .expect("copy");
+    dir
+}
+
 #[test]
 fn cluster_out_keeps_hand_written_profiles_and_jsonc_comments() {
-    let dir = repo_with_tools();
+    let dir = repo_with_confusable_tools();
     let suite = dir.path().join("mf.suite.json");
-    let text = "{\n  // the author's note\n  \"version\": 1,\n  \"name\": \"mine\",\n  \"profiles\": {\"reading\": [\"read_graph\"]},\n  \"cases\": []\n}\n";
+    let text = "{\n  // the author's note\n  \"version\": 1,\n  \"name\": \"mine\",\n  \"profiles\": {\"reading\": [\"list_records\"]},\n  \"cases\": []\n}\n";
     fs::write(&suite, text).expect("write");
     let out = mf_in(dir.path())
         .args(["cluster", "tools.json", "--out", "mf.suite.json"])
@@ -50,7 +62,7 @@ fn cluster_out_keeps_hand_written_profiles_and_jsonc_comments() {
     let after = fs::read_to_string(&suite).expect("read");
     assert!(after.starts_with("{\n  // the author's note\n"), "{after}");
     assert!(
-        after.contains("\"reading\": [") && after.contains("\"read_graph\""),
+        after.contains("\"reading\": [") && after.contains("\"list_records\""),
         "{after}"
     );
     assert!(
@@ -61,7 +73,7 @@ fn cluster_out_keeps_hand_written_profiles_and_jsonc_comments() {
 
 #[test]
 fn cluster_out_appends_to_a_yaml_suite_and_never_calls_it_invalid_json() {
-    let dir = repo_with_tools();
+    let dir = repo_with_confusable_tools();
     let suite = dir.path().join("mf.suite.yaml");
     let text = "# the author's note\nversion: 1\nname: mine\ncases: []\n";
     fs::write(&suite, text).expect("write");

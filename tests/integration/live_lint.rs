@@ -100,7 +100,7 @@ fn check_reads_the_installed_side_from_a_live_server() {
             .as_array()
             .expect("family")
             .iter()
-            .any(|t| t == "read_file"),
+            .any(|t| t == "read_text_file"),
         "{v:#}"
     );
 }

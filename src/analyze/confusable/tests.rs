@@ -85,3 +85,58 @@ fn param_names_normalize() {
         b.iter().map(|k| &k.0).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_verb_most_of_a_small_server_starts_with_is_its_action_not_a_prefix() {
+    // Three new tools, two starting with `read_`, checked against installed ones: `read` is what
+    // they do (stripping it as a server prefix made `read_text_file` a verb-less `file` that
+    // paired with `search_files`).
+    let p =
+        json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]});
+    let tools = [
+        tool("read_text_file", "Read a text file from disk.", p.clone()),
+        tool(
+            "fetch_text_file",
+            "Fetch a text file's contents.",
+            p.clone(),
+        ),
+        tool("read_document", "Read a document.", p.clone()),
+        tool(
+            "search_files",
+            "Search for files by a glob pattern.",
+            p.clone(),
+        ),
+        tool("write_file", "Write a file.", p.clone()),
+        tool("move_file", "Move a file.", p.clone()),
+    ];
+    let pairs: Vec<(String, String)> = Scorer::grouped(&tools, &[0, 0, 0, 1, 1, 1])
+        .pairs()
+        .into_iter()
+        .map(|p| (tools[p.a].name.clone(), tools[p.b].name.clone()))
+        .collect();
+    assert!(
+        pairs.contains(&("read_text_file".into(), "fetch_text_file".into())),
+        "{pairs:?}"
+    );
+    assert!(!pairs.iter().any(|p| p.1 == "search_files"), "{pairs:?}");
+}
+
+#[test]
+fn an_article_in_a_name_is_not_a_preposition() {
+    // `retrieve-a-block` read `a` as a preposition: the object became a qualifier, the head
+    // empty, and every `retrieve-a-…` tool paired with every other as a bare action.
+    let id =
+        json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]});
+    let tools = [
+        tool("API-retrieve-a-block", "Retrieve a block.", id.clone()),
+        tool("API-retrieve-a-comment", "Retrieve comments.", id.clone()),
+        tool("API-retrieve-a-page", "Retrieve a page.", id.clone()),
+        tool("API-create-a-comment", "Create a comment.", id.clone()),
+        tool(
+            "API-create-a-data-source",
+            "Create a data source.",
+            id.clone(),
+        ),
+    ];
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}

@@ -196,10 +196,15 @@ fn tool_facts(tool: &Tool) -> ToolFacts {
 
 /// Lower-case and collapse runs of whitespace to one space.
 pub fn collapse(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    // One pass, one output buffer: no list of the words (a 15 MiB description has millions).
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
 }
 
 /// Split a tool name into lower-case words at `_`, `-`, `.`, `/`, spaces and camelCase humps.

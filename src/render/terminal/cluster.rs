@@ -42,9 +42,11 @@ pub fn cluster(report: &crate::report::cluster::ClusterReport, style: Style) -> 
                 p.score,
                 p.a,
                 p.b,
-                style.dim(
-                    &format!("{:?}; shared: {}", p.basis, p.shared_terms.join(", ")).to_lowercase()
-                )
+                style.dim(&format!(
+                    "{}; shared: {}",
+                    p.relation.phrase(),
+                    p.shared_terms.join(", ")
+                ))
             );
         }
     }

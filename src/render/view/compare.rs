@@ -7,7 +7,7 @@ use super::types::{
     RateView, SurfaceView,
 };
 use super::words::{status_icon, test_text, verdict_key};
-use crate::render::text::{effect_text, pairing_text, plural, verdict_word};
+use crate::render::text::{effect_text, p_text, pairing_text, plural, verdict_word};
 use crate::report::compare::{
     CompareReport, MetricComparison, SurfaceDiff, ToolChange, Verdict as CompareVerdict,
 };
@@ -29,7 +29,19 @@ pub(super) fn compare_row(model: &str, c: &MetricComparison, gated: &[String]) -
             (None, None) => String::new(),
         },
         delta_value: c.delta,
-        cases: test_text(&c.case),
+        // Under calibration the calibrated test decides: say it first.
+        cases: match &c.calibrated {
+            Some(k) => format!(
+                "calibrated: head worst on {} of {} (A/A flipped {} of {}), p = {} · {}",
+                k.worse,
+                k.informative_worse,
+                k.aa_flipped,
+                k.cases,
+                p_text(k.p_adjusted),
+                test_text(&c.case)
+            ),
+            None => test_text(&c.case),
+        },
         trials: test_text(&c.trial),
         verdict: verdict_word(c.verdict).to_owned(),
         icon: match c.verdict {
@@ -98,6 +110,12 @@ pub(super) fn compare_view(report: &CompareReport) -> CompareView {
         eval.gate.alpha,
         eval.gate.metrics.join(", ")
     );
+    if let Some(c) = &eval.calibration {
+        view.line.push_str(&format!(
+            " · A/A run: {} ({} cases in all three runs)",
+            c.source, c.paired
+        ));
+    }
     for (what, ids) in [
         ("only in base", &eval.cases.only_in_base),
         ("only in head", &eval.cases.only_in_head),
