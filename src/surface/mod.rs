@@ -10,6 +10,7 @@ pub mod input;
 pub mod json_doc;
 pub mod live;
 pub mod normalize;
+pub mod o200k;
 pub mod scan;
 pub mod target;
 pub mod terms;

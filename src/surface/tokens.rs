@@ -39,9 +39,7 @@ pub struct SurfaceTokens {
 
 /// Count tokens of a text with o200k_base.
 pub fn count(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_ordinary(text)
-        .len()
+    super::o200k::count(text)
 }
 
 /// Count one tool in the function-tool wire form `{"type":"function","name","description","parameters"}`.

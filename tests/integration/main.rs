@@ -43,3 +43,4 @@ mod similarity_values;
 mod stats_properties;
 mod stats_reference;
 mod suite_read;
+mod tokens_o200k;
