@@ -4,8 +4,9 @@
 //! The ordinary (non-special) tokens of tiktoken's o200k_base, taken from `tiktoken-rs` (a build
 //! dependency only: nothing of it is linked into mf), sorted by their bytes:
 //! - `o200k_bytes.bin`: the tokens' bytes, concatenated in that order;
-//! - `o200k_offsets.bin`: `n + 1` little-endian `u32` start offsets into it (the last is its length);
-//! - `o200k_ranks.bin`: `n` little-endian `u32` ranks (the merge priority), in the same order.
+//! - `o200k_lengths.bin`: `n` token lengths, one byte each (every token is under 256 bytes);
+//! - `o200k_ranks.bin`: `n` ranks (the merge priority), 3 bytes little-endian each (all < 2^24),
+//!   in the same order.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -42,20 +43,19 @@ fn main() {
         assert!(pair[0].0 < pair[1].0, "token bytes are unique");
     }
     let mut bytes = Vec::new();
-    let mut offsets = Vec::with_capacity((tokens.len() + 1) * 4);
-    let mut ranks = Vec::with_capacity(tokens.len() * 4);
+    let mut lengths = Vec::with_capacity(tokens.len());
+    let mut ranks = Vec::with_capacity(tokens.len() * 3);
     for (token, rank) in &tokens {
-        let start = u32::try_from(bytes.len()).expect("vocabulary under 4 GiB");
-        offsets.extend_from_slice(&start.to_le_bytes());
-        ranks.extend_from_slice(&rank.to_le_bytes());
+        lengths.push(u8::try_from(token.len()).expect("tokens are under 256 bytes"));
+        assert!(*rank < 1 << 24, "ranks fit in 3 bytes");
+        ranks.extend_from_slice(&rank.to_le_bytes()[..3]);
         bytes.extend_from_slice(token);
     }
-    let end = u32::try_from(bytes.len()).expect("vocabulary under 4 GiB");
-    offsets.extend_from_slice(&end.to_le_bytes());
+    assert!(u32::try_from(bytes.len()).is_ok(), "vocabulary under 4 GiB");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     for (name, data) in [
         ("o200k_bytes.bin", &bytes),
-        ("o200k_offsets.bin", &offsets),
+        ("o200k_lengths.bin", &lengths),
         ("o200k_ranks.bin", &ranks),
     ] {
         std::fs::write(out.join(name), data).expect("write to OUT_DIR");

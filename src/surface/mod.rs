@@ -5,7 +5,7 @@ pub mod error;
 pub mod fingerprint;
 pub mod formats;
 pub mod git;
-pub mod git_cmd;
+pub mod git_repo;
 pub mod input;
 pub mod json_doc;
 pub mod live;

@@ -1,8 +1,10 @@
 //! Token counts with OpenAI's `o200k_base` encoding, identical to tiktoken's `encode_ordinary`
 //! (checked against `tiktoken-rs` on a real corpus in `tests/integration/tokens_o200k.rs`),
-//! without tiktoken's start-up cost: the vocabulary is three tables the build script
-//! (`build.rs`) writes and the binary embeds, searched in place — nothing is parsed, decoded or
-//! allocated before the first count, and a command that counts nothing pays nothing.
+//! without tiktoken's start-up cost: the vocabulary is three compact tables the build script
+//! (`build.rs`) writes and the binary embeds (2.2 MB: the sorted token bytes, one length byte
+//! and a 3-byte rank per token), searched in place by binary search. Nothing is parsed or decoded;
+//! the first count sums the lengths into offsets (200,000 additions, under a millisecond) and
+//! builds the splitter regex, and a command that counts nothing pays nothing.
 //!
 //! # How a text is counted
 //! 1. It is split into pieces by o200k's pre-tokenizer pattern. tiktoken's pattern has one
@@ -21,10 +23,21 @@ use regex::Regex;
 
 /// Token bytes, concatenated in byte order of the tokens.
 static BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bytes.bin"));
-/// `n + 1` little-endian `u32` start offsets into [`BYTES`].
-static OFFSETS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_offsets.bin"));
-/// `n` little-endian `u32` ranks, in the order of [`OFFSETS`].
+/// The length of each token, one byte each.
+static LENGTHS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_lengths.bin"));
+/// The rank of each token, 3 bytes little-endian each.
 static RANKS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_ranks.bin"));
+/// `n + 1` start offsets of the tokens in [`BYTES`] (the last is its length).
+static OFFSETS: LazyLock<Vec<u32>> = LazyLock::new(|| {
+    let mut offsets = Vec::with_capacity(LENGTHS.len() + 1);
+    let mut at = 0u32;
+    offsets.push(at);
+    for &len in LENGTHS {
+        at += u32::from(len);
+        offsets.push(at);
+    }
+    offsets
+});
 
 /// o200k's pre-tokenizer, with the look-ahead alternative folded into the final `\s+` (see the
 /// module docs); the `(\s+)` group marks that alternative.
@@ -42,28 +55,28 @@ static SPLITTER: LazyLock<Regex> =
 
 /// Number of ordinary tokens in the vocabulary.
 pub fn vocabulary_len() -> usize {
-    RANKS.len() / 4
+    LENGTHS.len()
 }
 
-fn u32_at(table: &[u8], i: usize) -> u32 {
-    let b = &table[i * 4..i * 4 + 4];
-    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+fn rank_at(i: usize) -> u32 {
+    let b = &RANKS[i * 3..i * 3 + 3];
+    u32::from_le_bytes([b[0], b[1], b[2], 0])
 }
 
-fn token(i: usize) -> &'static [u8] {
-    let (start, end) = (u32_at(OFFSETS, i), u32_at(OFFSETS, i + 1));
-    &BYTES[start as usize..end as usize]
+fn token(offsets: &[u32], i: usize) -> &'static [u8] {
+    &BYTES[offsets[i] as usize..offsets[i + 1] as usize]
 }
 
 /// The rank of `bytes` when it is a token.
 pub fn rank(bytes: &[u8]) -> Option<u32> {
+    let offsets = OFFSETS.as_slice();
     let (mut lo, mut hi) = (0, vocabulary_len());
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        match token(mid).cmp(bytes) {
+        match token(offsets, mid).cmp(bytes) {
             Ordering::Less => lo = mid + 1,
             Ordering::Greater => hi = mid,
-            Ordering::Equal => return Some(u32_at(RANKS, mid)),
+            Ordering::Equal => return Some(rank_at(mid)),
         }
     }
     None
@@ -137,10 +150,15 @@ mod tests {
     #[test]
     fn the_table_is_the_whole_vocabulary_in_order() {
         assert_eq!(vocabulary_len(), 199_998);
-        assert_eq!(u32_at(OFFSETS, vocabulary_len()) as usize, BYTES.len());
+        assert_eq!(RANKS.len(), 3 * vocabulary_len());
+        assert_eq!(OFFSETS[vocabulary_len()] as usize, BYTES.len());
         for i in 1..vocabulary_len() {
-            assert!(token(i - 1) < token(i), "sorted at {i}");
+            assert!(token(&OFFSETS, i - 1) < token(&OFFSETS, i), "sorted at {i}");
         }
+        // Ranks are the dense 0..n (no special token among them).
+        let mut ranks: Vec<u32> = (0..vocabulary_len()).map(rank_at).collect();
+        ranks.sort_unstable();
+        assert!(ranks.iter().enumerate().all(|(i, r)| *r as usize == i));
         // The 256 single bytes are tokens (byte-level BPE), so every piece can be counted.
         for b in 0..=255u8 {
             assert!(rank(&[b]).is_some(), "byte {b}");
