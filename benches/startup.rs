@@ -16,7 +16,11 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-const MF: &str = env!("CARGO_BIN_EXE_mf");
+/// The binary measured: this build's `mf`, or `MF_BENCH_BIN` (e.g. an older release, for a
+/// before/after comparison; the library phases are then skipped, as they measure this build).
+fn mf_bin() -> String {
+    std::env::var("MF_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_mf").to_owned())
+}
 const RUNS: usize = 5;
 const BUDGET_MS: f64 = 60.0;
 const BUDGET_MB: f64 = 30.0;
@@ -126,7 +130,7 @@ fn measure(dir: &Path, args: &[&str]) -> (f64, f64) {
 
 fn one(dir: &Path, args: &[String]) {
     let start = Instant::now();
-    let status = Command::new(MF)
+    let status = Command::new(mf_bin())
         .args(args)
         .current_dir(dir)
         .stdout(Stdio::null())
@@ -207,8 +211,9 @@ fn main() {
         phases(Path::new(&args[1]));
         return;
     }
-    let size = std::fs::metadata(MF).unwrap().len();
-    println!("binary: {MF}: {:.2} MB ({size} bytes)", size as f64 / 1e6);
+    let mf = mf_bin();
+    let size = std::fs::metadata(&mf).unwrap().len();
+    println!("binary: {mf}: {:.2} MB ({size} bytes)", size as f64 / 1e6);
 
     let mut rows: Vec<(String, f64, f64)> = Vec::new();
     for n in [1usize, 100, 1000] {
@@ -243,6 +248,9 @@ fn main() {
         lint100.2 / floor.2
     );
 
+    if std::env::var_os("MF_BENCH_BIN").is_some() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("tools.json"),

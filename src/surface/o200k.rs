@@ -119,15 +119,12 @@ fn piece_tokens(piece: &[u8]) -> usize {
         }
     };
     let mut ranks: Vec<u32> = (0..piece.len()).map(|i| joined(&starts, i)).collect();
-    loop {
-        let Some((i, _)) = ranks
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| **r != u32::MAX)
-            .min_by_key(|(i, r)| (**r, *i))
-        else {
-            break;
-        };
+    while let Some((i, _)) = ranks
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| **r != u32::MAX)
+        .min_by_key(|(i, r)| (**r, *i))
+    {
         starts.remove(i + 1);
         ranks.remove(i + 1);
         ranks[i] = joined(&starts, i);
