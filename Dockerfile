@@ -1,25 +1,28 @@
 # syntax=docker/dockerfile:1
-# mf as a container image (ghcr.io/org/mf): a static musl `mf` on Alpine, with git and CA certificates.
+# mf as a container image (ghcr.io/org/mf), built from source: a static musl `mf` FROM scratch, with
+# CA certificates and a non-root user (the same final image as container/Dockerfile.release, which
+# copies the release binaries instead of compiling them).
 #
 #   docker build -t mf .
 #   docker run --rm -v "$PWD:/work" mf lint /work
 #   docker run --rm -v "$PWD:/work" -e OPENAI_API_KEY mf ci /work --models openai:gpt-4.1-mini
 #
-# Why Alpine and not distroless/static: `mf ci` and `mf compare --base-ref` run `git` (git archive of
-# the base revision, a worktree of the merge base), and distroless has no git. Alpine adds git and
-# the CA bundle for a few MB; the mf binary itself is static and needs no libc from the image.
+# No libc, package manager or git in the final image (`mf ci` and `mf compare --base-ref` read git
+# objects in-process with gitoxide; the binary is static), and one static busybox `sh`.
 #
 # The build stage is scripts/build-musl.sh in Docker form: same toolchain, same musl-gcc, same
 # `cargo build --locked --release --target x86_64-unknown-linux-musl`.
 
 ARG RUST_VERSION=1.95.0
-ARG ALPINE_VERSION=3.23
 
 FROM rust:${RUST_VERSION}-slim-bookworm AS build
 
-# musl-gcc compiles the C in the tree (tree-sitter grammars, aws-lc-sys under rustls) for musl.
+# musl-gcc compiles the C in the tree (tree-sitter grammars, aws-lc-sys under rustls) for musl;
+# ca-certificates: the CA bundle the final image copies; busybox-static: its one static `sh`
+# (the container action's argument shim, container/action.yml, needs a shell).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends musl-tools=1.2.3-1 \
+    && apt-get install -y --no-install-recommends musl-tools=1.2.3-1 ca-certificates=20230311+deb12u1 \
+       busybox-static=1:1.35.0-4+deb12u1+b1 \
     && rm -rf /var/lib/apt/lists/* \
     && rustup target add x86_64-unknown-linux-musl
 
@@ -48,7 +51,15 @@ RUN touch src/main.rs src/lib.rs \
     && cp target/x86_64-unknown-linux-musl/release/mf /usr/local/bin/mf \
     && /usr/local/bin/mf --version
 
-FROM alpine:${ALPINE_VERSION}
+# The files the scratch image needs, staged in the build stage (which has a shell).
+RUN mkdir -p /rootfs/etc/ssl/certs /rootfs/tmp /rootfs/bin /home-mf/mf \
+    && cp /bin/busybox /rootfs/bin/sh \
+    && chmod 1777 /rootfs/tmp \
+    && cp /etc/ssl/certs/ca-certificates.crt /rootfs/etc/ssl/certs/ \
+    && printf 'root:x:0:0:root:/root:/sbin/nologin\nmf:x:1001:1001:mf:/home/mf:/sbin/nologin\n' > /rootfs/etc/passwd \
+    && printf 'root:x:0:\nmf:x:1001:\n' > /rootfs/etc/group
+
+FROM scratch
 
 ARG MF_VERSION=0.1.0
 LABEL org.opencontainers.image.title="mf" \
@@ -58,27 +69,22 @@ LABEL org.opencontainers.image.title="mf" \
       org.opencontainers.image.licenses="MIT OR Apache-2.0" \
       org.opencontainers.image.version="${MF_VERSION}"
 
-# git: mf reads base revisions with git. ca-certificates: provider APIs and GitHub over HTTPS.
-# Versions come from the pinned Alpine release; Alpine drops superseded package versions from its
-# mirrors, so pinning them here would break rebuilds without making them more reproducible.
 # uid 1001 is the GitHub-hosted runner's user: the container action can then write the workspace
-# and $GITHUB_OUTPUT (container actions cannot choose their user). safe.directory lists the two
-# places a repository is mounted (the Actions workspace and the documented /work), for runs whose
-# host owner differs.
-# hadolint ignore=DL3018
-RUN apk add --no-cache git ca-certificates \
-    && addgroup -S -g 1001 mf \
-    && adduser -S -D -u 1001 -G mf -h /home/mf mf \
-    && git config --system --add safe.directory /github/workspace \
-    && git config --system --add safe.directory /work
-
+# and $GITHUB_OUTPUT (container actions cannot choose their user).
+COPY --from=build /rootfs/ /
+COPY --from=build --chown=1001:1001 /home-mf/ /home/
 COPY --from=build /usr/local/bin/mf /usr/local/bin/mf
 
 USER 1001:1001
 WORKDIR /work
 
-# Smoke test in the final image: the static binary runs here, and so does git.
-RUN mf --version && git --version
+ENV PATH=/usr/local/bin \
+    HOME=/home/mf \
+    TMPDIR=/tmp \
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt
+
+# Smoke test in the final image: the static binary runs here, under the image's own sh.
+RUN mf --version
 
 ENTRYPOINT ["mf"]
 CMD ["--help"]

@@ -2,10 +2,9 @@
 //! as they are at the base commit (the suite and the tool files it references), and the cache of
 //! base scorecards.
 //!
-//! Files are read with `git cat-file blob COMMIT:./PATH`: raw blobs, so no filter, textconv or
-//! hook runs, with the same hardening as [`crate::surface::git`] (hooks and fsmonitor off, no
-//! prompt, the caller's `GIT_DIR`-style variables removed). Folders at the base (a scanned
-//! surface) go through [`crate::surface::git::surface_at_ref`] instead.
+//! Files are read in-process as raw blobs ([`crate::surface::git::file_at`], gitoxide): no `git`
+//! runs, so no filter, textconv or hook can. Folders at the base (a scanned surface) go through
+//! [`crate::surface::git::surface_at_ref`] instead.
 //!
 //! A base scorecard depends only on the base commit and the eval settings, so it is stored
 //! under `CACHE_DIR/ci-base/KEY.json` and reused by later runs against the same base (every push
@@ -15,7 +14,6 @@
 //! and the base surface. Only healthy scorecards are stored; an unreadable entry is a miss.
 
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -25,7 +23,7 @@ use crate::eval::Observer;
 use crate::report::scorecard::{Scorecard, Status};
 use crate::surface::Surface;
 use crate::surface::fingerprint::canonical_json;
-use crate::surface::formats::MAX_FILE_BYTES;
+use crate::surface::formats::{LoadError, MAX_FILE_BYTES};
 use crate::surface::git::{GitError, merge_base, surface_at_ref};
 use crate::util::atomic::write_atomic;
 
@@ -126,38 +124,13 @@ pub fn file_at(repo: &Path, commit: &str, path: &str) -> Result<Option<Vec<u8>>,
     if commit.is_empty() || commit.starts_with('-') || commit.contains(['\0', '\n', ':']) {
         return Err(format!("{commit:?} is not a commit"));
     }
-    let object = format!("{commit}:./{rel}");
-    let kind = git(repo)
-        .args(["cat-file", "-t", &object])
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !kind.status.success() || String::from_utf8_lossy(&kind.stdout).trim() != "blob" {
-        return Ok(None);
-    }
-    let size = git(repo)
-        .args(["cat-file", "-s", &object])
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    let bytes: u64 = String::from_utf8_lossy(&size.stdout)
-        .trim()
-        .parse()
-        .unwrap_or(u64::MAX);
-    if bytes > MAX_FILE_BYTES {
-        return Err(format!(
+    match crate::surface::git::file_at(repo, commit, &rel, MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(bytes),
+        Err(GitError::Load(LoadError::TooLarge { bytes, .. })) => Err(format!(
             "{rel} at {commit} is {bytes} bytes, over the {MAX_FILE_BYTES}-byte cap"
-        ));
+        )),
+        Err(e) => Err(e.to_string()),
     }
-    let out = git(repo)
-        .args(["cat-file", "blob", &object])
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "git cat-file blob {object} failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(Some(out.stdout))
 }
 
 /// Write `bytes` at `rel` under `root`, creating folders (a path from [`normalize`]).
@@ -194,12 +167,6 @@ pub fn normalize(path: &str) -> Result<String, String> {
         return Err(format!("{path}: names no file"));
     }
     Ok(parts.join("/"))
-}
-
-/// `git -C repo` as the rest of mf runs it: hooks, fsmonitor, prompts and optional locks off,
-/// none of the caller's `GIT_DIR`-style variables (see `surface::git`).
-fn git(repo: &Path) -> Command {
-    crate::surface::git::base_command(repo)
 }
 
 /// `sha256:` + hex of `bytes`.

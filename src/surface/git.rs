@@ -1,54 +1,50 @@
 //! Surfaces at a git revision (`mf compare main:tools.json tools.json`, `mf ci`): a file or
 //! folder as it is at a commit, loaded exactly like the working tree, without executing anything
-//! from the repository.
+//! from the repository and without a `git` binary.
 //!
 //! # How
-//! 1. The system `git` is run with hooks and fsmonitor off (`-c core.hooksPath=/dev/null
-//!    -c core.fsmonitor=false`), literal pathspecs, no terminal prompt, no optional locks, and
-//!    the caller's `GIT_DIR`-style variables removed, so it reads the repository it is pointed at.
-//! 2. The revision is resolved once to a commit id (`git rev-parse --verify REV^{commit}`); every
-//!    later step reads that id, so a moving ref cannot change what is read halfway.
-//! 3. `git ls-tree -r -l -z` lists the path at that commit: absent, a file, a folder, or
-//!    something that cannot be read (a symlink, a submodule).
-//! 4. `git archive --format=tar` writes the path (and the `.gitignore`/`.ignore` files of the
-//!    folders above it, so the scan ignores what the working tree's scan ignores) and the tar is
-//!    unpacked here, into a temporary directory. Entries with an absolute path or a `..`
-//!    component are refused; symlinks and hard links are not created (the scan never follows
-//!    links anyway); files over the loader's size cap are created empty at their full size, so
-//!    the loader and the scan report them as they do in the working tree.
-//! 5. `git archive` applies `.gitattributes`: smudge filters would run programs, and
-//!    `export-ignore` would leave files out. Every filter driver configured (any scope) is
-//!    neutralized on the command line (`filter.NAME.smudge=`, `.process=`, `.required=false`),
-//!    so no filter runs; files the archive left out (export-ignore) are read as raw blobs
-//!    (`git cat-file --batch`).
-//! 6. A folder is scanned ([`scan`]) and a file is loaded ([`formats::load_path`]) with origins
+//! 1. The repository is opened in-process with gitoxide ([`crate::surface::git_repo`]):
+//!    isolated from the environment and from system and global git configuration; no program is
+//!    run, so no hook, filter or fsmonitor can be.
+//! 2. The revision is resolved once to a commit id (revision syntax as git's `rev-parse`, peeled
+//!    to a commit); every later step reads that id, so a moving ref cannot change what is read
+//!    halfway.
+//! 3. The tree at that commit is listed under the path: absent, a file, a folder, or something
+//!    that cannot be read (a symlink, a submodule).
+//! 4. The path's regular files, and the `.gitignore`/`.ignore` files of the folders above it (so
+//!    the scan ignores what the working tree's scan ignores), are written as their raw blobs into
+//!    a temporary directory: `.gitattributes` is never applied, so no smudge filter runs and no
+//!    `export-ignore` leaves a file out. Entries whose path is absolute or has a `..` component
+//!    are refused (a crafted tree object could hold them); symlinks and submodules are not
+//!    created (the scan never follows links); files over the loader's size cap are created
+//!    empty at their full size without reading the blob, so the loader and the scan report
+//!    them as they do in the working tree.
+//! 5. A folder is scanned ([`scan`]) and a file is loaded ([`formats::load_path`]) with origins
 //!    relative to the directory given (the repository root, or a folder of the work tree), the
 //!    way the working tree's are when mf runs there, so an unchanged file has unchanged origins.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
+
+use gix::object::tree::EntryKind;
 
 use crate::surface::Surface;
 use crate::surface::formats::{self, LoadError, MAX_FILE_BYTES};
-pub(crate) use crate::surface::git_cmd::base_command;
+use crate::surface::git_repo::{self, in_scope};
 use crate::surface::scan::{ScanError, ScanOptions, scan};
 
 /// Why a surface at a revision (or a merge base) could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
-    /// The `git` program could not be started.
-    #[error("cannot run git: {0}; install git and put it on PATH")]
-    Unavailable(#[source] std::io::Error),
-    /// The directory is not inside a git repository (or git refuses to read it).
+    /// The directory is not inside a git repository (or its repository cannot be opened).
     #[error(
         "cannot read {repo} as a git repository: {detail}; run mf from the repository or pass its root"
     )]
     NotARepository {
         /// The directory as given.
         repo: String,
-        /// What git said.
+        /// Why it cannot be opened.
         detail: String,
     },
     /// The revision does not name a commit in this repository.
@@ -58,7 +54,7 @@ pub enum GitError {
     UnknownRevision {
         /// The revision as given.
         rev: String,
-        /// What git said.
+        /// Why it does not resolve.
         detail: String,
     },
     /// The path does not exist at the revision: every tool it defines now is added.
@@ -97,25 +93,25 @@ pub enum GitError {
         /// A hint (e.g. for shallow clones), empty or starting with `; `.
         hint: String,
     },
-    /// A git command failed for another reason.
-    #[error("`git {command}` failed: {detail}")]
+    /// Reading the repository's objects failed (a corrupt or incomplete repository).
+    #[error("cannot read {command} from the repository: {detail}")]
     Failed {
-        /// The subcommand and its arguments.
+        /// What was being read (`the tree of abc123`, `the merge base of a and b`).
         command: String,
-        /// What git said.
+        /// What gitoxide said.
         detail: String,
     },
-    /// The archive git wrote holds an entry mf refuses to unpack.
-    #[error("refusing archive entry `{entry}` of {rev}: {reason}")]
+    /// A tree at the revision holds an entry mf refuses to write.
+    #[error("refusing tree entry `{entry}` of {rev}: {reason}")]
     UnsafeEntry {
         /// The revision as given.
         rev: String,
-        /// The entry's path as written in the archive.
+        /// The entry's path as written in the tree.
         entry: String,
         /// Why it was refused.
         reason: String,
     },
-    /// Reading git's output or writing the temporary copy failed.
+    /// Writing the temporary copy failed.
     #[error("{what}: {source}")]
     Io {
         /// What was being done.
@@ -146,40 +142,20 @@ pub fn surface_at_ref(
     let git = Git::open(repo)?;
     let commit = git.resolve(rev)?;
     // The path in the tree; `rel` stays what origins and messages show.
-    let tree = match (git.prefix.is_empty(), rel.is_empty()) {
-        (true, _) => rel.clone(),
-        (false, true) => git.prefix.clone(),
-        (false, false) => format!("{}/{rel}", git.prefix),
-    };
-    let listing = git.list(&commit, &tree)?;
+    let tree = git_repo::join(&git.opened.prefix, &rel);
+    let listing = git.list(commit, &tree)?;
     let target = classify(&listing, &tree, rev, path)?;
 
     let tmp = tempfile::Builder::new()
         .prefix("mf-git-")
         .tempdir()
         .map_err(io("cannot create a temporary directory"))?;
-    let mut specs = vec![if tree.is_empty() {
-        ".".to_owned()
-    } else {
-        tree.clone()
-    }];
-    if target == Target::Folder {
-        specs.extend(ancestor_ignore_files(&tree).filter(|f| listing.contains_key(f)));
-    }
-    let written = git.archive(&commit, &specs, tmp.path(), rev)?;
-    // What the archive left out (export-ignore): the path's files, and for a folder the ignore
-    // files above it too (`.gitignore export-ignore` is common).
-    let missing: Vec<(&String, &Entry)> = listing
+    // The path's files, and for a folder the ignore files above it too.
+    let files: Vec<(&String, &Entry)> = listing
         .iter()
-        .filter(|(p, e)| {
-            e.is_regular()
-                && (target == Target::Folder || in_scope(p, &tree))
-                && !written.contains(*p)
-        })
+        .filter(|(p, e)| e.is_regular() && (target == Target::Folder || in_scope(p, &tree)))
         .collect();
-    if !missing.is_empty() {
-        git.read_blobs(&missing, tmp.path(), rev)?;
-    }
+    git.write_blobs(&files, tmp.path(), rev)?;
 
     let root = tmp.path().join(&tree);
     let mut warnings = Vec::new();
@@ -190,6 +166,8 @@ pub fn surface_at_ref(
             loaded.surface
         }
         Target::Folder => {
+            std::fs::create_dir_all(&root)
+                .map_err(io(format!("cannot create {}", root.display())))?;
             let result = scan(&root, &ScanOptions::default())?;
             let prefix = |file: String| {
                 if rel.is_empty() {
@@ -221,32 +199,53 @@ pub fn surface_at_ref(
     Ok((surface, warnings))
 }
 
-/// The best common ancestor of `a` and `b` (`git merge-base`), as a full commit id.
+/// The best common ancestor of `a` and `b` (what `git merge-base` prints), as a full commit id.
 pub fn merge_base(repo: &Path, a: &str, b: &str) -> Result<String, GitError> {
     let git = Git::open(repo)?;
     let (ca, cb) = (git.resolve(a)?, git.resolve(b)?);
-    let out = git.run(&["merge-base", &ca, &cb])?;
-    if out.status.success() {
-        let base = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        if !base.is_empty() {
-            return Ok(base);
-        }
+    match git.opened.repo.merge_base(ca, cb) {
+        Ok(Some(id)) => Ok(id.detach().to_string()),
+        Ok(None) => Err(GitError::NoMergeBase {
+            a: a.to_owned(),
+            b: b.to_owned(),
+            hint: if git.opened.repo.is_shallow().unwrap_or(false) {
+                "; this is a shallow clone: fetch more history (`git fetch --unshallow`, or `fetch-depth: 0` in CI)".into()
+            } else {
+                String::new()
+            },
+        }),
+        Err(e) => Err(GitError::Failed {
+            command: format!("the merge base of {a} and {b}"),
+            detail: e.to_string(),
+        }),
     }
-    if out.status.code() != Some(1) {
-        return Err(failed(&["merge-base", a, b], &out.stderr));
+}
+
+/// The bytes of the regular file `path` (relative to `repo`, a folder of the work tree or the
+/// root) at `commit`: `None` when it is absent or not a regular file there; an error when it is
+/// over `max_bytes` (its blob is then not read) or the repository cannot be read.
+pub fn file_at(
+    repo: &Path,
+    commit: &str,
+    path: &str,
+    max_bytes: u64,
+) -> Result<Option<Vec<u8>>, GitError> {
+    let rel = clean_path(path)?;
+    let git = Git::open(repo)?;
+    let id = git.resolve(commit)?;
+    let full = git_repo::join(&git.opened.prefix, &rel);
+    let listing = git.list(id, &full)?;
+    let Some(entry) = listing.get(&full).filter(|e| e.is_regular()) else {
+        return Ok(None);
+    };
+    if entry.size > max_bytes {
+        return Err(GitError::Load(LoadError::TooLarge {
+            file: rel,
+            bytes: entry.size,
+            limit: max_bytes,
+        }));
     }
-    let shallow = git
-        .run(&["rev-parse", "--is-shallow-repository"])
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "true");
-    Err(GitError::NoMergeBase {
-        a: a.to_owned(),
-        b: b.to_owned(),
-        hint: if shallow {
-            "; this is a shallow clone: fetch more history (`git fetch --unshallow`, or `fetch-depth: 0` in CI)".into()
-        } else {
-            String::new()
-        },
-    })
+    git.blob(entry.oid).map(Some)
 }
 
 /// What the path is at the revision.
@@ -256,115 +255,38 @@ enum Target {
     Folder,
 }
 
-/// One `git ls-tree -l` entry.
+/// One tree entry under the path.
 #[derive(Debug, Clone)]
 struct Entry {
-    mode: String,
-    kind: String,
-    oid: String,
-    size: Option<u64>,
+    kind: EntryKind,
+    oid: gix::ObjectId,
+    /// The blob's size (0 for other kinds).
+    size: u64,
 }
 
 impl Entry {
     fn is_regular(&self) -> bool {
-        self.kind == "blob" && (self.mode == "100644" || self.mode == "100755")
+        matches!(self.kind, EntryKind::Blob | EntryKind::BlobExecutable)
     }
 }
 
-/// `git`, pointed at one repository, with everything that could run a program switched off.
+/// A repository opened for reading one revision.
 #[derive(Debug)]
 struct Git {
-    /// The repository root (the work tree's top, or the repository itself when bare).
-    dir: PathBuf,
-    /// Where the directory mf was pointed at sits in the tree (`sub/dir`, `""` at the root).
-    prefix: String,
-    /// `-c` settings neutralizing every configured filter driver.
-    filters: Vec<String>,
+    opened: git_repo::Opened,
 }
 
 impl Git {
     fn open(repo: &Path) -> Result<Git, GitError> {
-        let display = repo.display().to_string();
-        let not_repo = |detail: String| GitError::NotARepository {
-            repo: display.clone(),
+        let opened = git_repo::open(repo).map_err(|detail| GitError::NotARepository {
+            repo: repo.display().to_string(),
             detail,
-        };
-        let bare = output(base_command(repo).args(["rev-parse", "--is-bare-repository"]))?;
-        if !bare.status.success() {
-            return Err(not_repo(detail(&bare.stderr)));
-        }
-        let (dir, prefix) = if String::from_utf8_lossy(&bare.stdout).trim() == "true" {
-            (repo.to_path_buf(), String::new())
-        } else {
-            let top =
-                output(base_command(repo).args(["rev-parse", "--show-toplevel", "--show-prefix"]))?;
-            if !top.status.success() {
-                return Err(not_repo(detail(&top.stderr)));
-            }
-            let text = String::from_utf8_lossy(&top.stdout).into_owned();
-            let mut lines = text.lines();
-            let dir = PathBuf::from(lines.next().unwrap_or_default());
-            let prefix = lines.next().unwrap_or_default().trim_end_matches('/');
-            (dir, prefix.to_owned())
-        };
-        let mut git = Git {
-            dir,
-            prefix,
-            filters: Vec::new(),
-        };
-        git.filters = git.filter_overrides()?;
-        Ok(git)
+        })?;
+        Ok(Git { opened })
     }
 
-    fn command(&self) -> Command {
-        let mut c = base_command(&self.dir);
-        for setting in &self.filters {
-            c.arg("-c").arg(setting);
-        }
-        c
-    }
-
-    fn run(&self, args: &[&str]) -> Result<std::process::Output, GitError> {
-        output(self.command().args(args))
-    }
-
-    /// `-c` settings that switch off every filter driver any configuration scope defines.
-    fn filter_overrides(&self) -> Result<Vec<String>, GitError> {
-        let args = ["config", "-z", "--name-only", "--get-regexp", r"^filter\."];
-        let out = output(base_command(&self.dir).args(args))?;
-        // Exit 1: no such variable.
-        if !out.status.success() && out.status.code() != Some(1) {
-            return Err(failed(&args, &out.stderr));
-        }
-        let names: BTreeSet<String> = out
-            .stdout
-            .split(|b| *b == 0)
-            .filter_map(|k| {
-                let k = String::from_utf8_lossy(k);
-                let rest = k.strip_prefix("filter.")?;
-                let (name, _) = rest.rsplit_once('.')?;
-                Some(name.to_owned())
-            })
-            .collect();
-        let mut settings = Vec::new();
-        for name in names {
-            if name.contains('=') {
-                return Err(GitError::Failed {
-                    command: "config".into(),
-                    detail: format!(
-                        "filter driver `{name}` has `=` in its name and cannot be switched off safely; rename it in your git config"
-                    ),
-                });
-            }
-            settings.push(format!("filter.{name}.smudge="));
-            settings.push(format!("filter.{name}.process="));
-            settings.push(format!("filter.{name}.required=false"));
-        }
-        Ok(settings)
-    }
-
-    /// The full commit id `rev` names.
-    fn resolve(&self, rev: &str) -> Result<String, GitError> {
+    /// The commit `rev` names.
+    fn resolve(&self, rev: &str) -> Result<gix::ObjectId, GitError> {
         let unknown = |detail: String| GitError::UnknownRevision {
             rev: rev.to_owned(),
             detail,
@@ -372,205 +294,130 @@ impl Git {
         if rev.is_empty() || rev.starts_with('-') || rev.contains(['\0', '\n']) {
             return Err(unknown("not a revision name".into()));
         }
-        let out = self.run(&[
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            &format!("{rev}^{{commit}}"),
-        ])?;
-        let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        if !out.status.success() || id.is_empty() {
-            let said = detail(&out.stderr);
-            return Err(unknown(if said.is_empty() {
-                "no commit by that name in this repository".into()
-            } else {
-                said
-            }));
+        let id = self
+            .opened
+            .repo
+            .rev_parse_single(rev)
+            .map_err(|e| unknown(e.to_string()))?;
+        let commit = id
+            .object()
+            .and_then(|o| o.peel_to_commit())
+            .map_err(|e| unknown(format!("not a commit: {e}")))?;
+        Ok(commit.id)
+    }
+
+    fn failed(what: impl Into<String>) -> impl FnOnce(gix::Error) -> GitError {
+        let command = what.into();
+        move |e| GitError::Failed {
+            command,
+            detail: e.to_string(),
         }
-        Ok(id)
     }
 
     /// Every entry under `rel` at `commit` (recursively), and the ignore files of the folders
     /// above it, by path.
-    fn list(&self, commit: &str, rel: &str) -> Result<BTreeMap<String, Entry>, GitError> {
-        let mut args = vec!["ls-tree", "-r", "-l", "-z", commit, "--"];
-        let ignores: Vec<String> = ancestor_ignore_files(rel).collect();
-        args.push(if rel.is_empty() { "." } else { rel });
-        args.extend(ignores.iter().map(String::as_str));
-        let out = self.run(&args)?;
-        if !out.status.success() {
-            return Err(failed(&args, &out.stderr));
-        }
+    fn list(&self, commit: gix::ObjectId, rel: &str) -> Result<BTreeMap<String, Entry>, GitError> {
+        let repo = &self.opened.repo;
+        let short = commit.to_hex_with_len(12).to_string();
+        let root = repo
+            .find_commit(commit)
+            .and_then(|c| c.tree())
+            .map_err(Self::failed(format!("the tree of {short}")))?;
         let mut entries = BTreeMap::new();
-        for record in out.stdout.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-            let record = String::from_utf8_lossy(record);
-            let Some((meta, path)) = record.split_once('\t') else {
-                continue;
-            };
-            let mut fields = meta.split_whitespace();
-            let (Some(mode), Some(kind), Some(oid), size) =
-                (fields.next(), fields.next(), fields.next(), fields.next())
-            else {
-                continue;
-            };
-            entries.insert(
-                path.to_owned(),
-                Entry {
-                    mode: mode.to_owned(),
-                    kind: kind.to_owned(),
-                    oid: oid.to_owned(),
-                    size: size.and_then(|s| s.parse().ok()),
-                },
-            );
+        let mut lookups: Vec<String> = ancestor_ignore_files(rel).collect();
+        if !rel.is_empty() {
+            lookups.push(rel.to_owned());
+        }
+        for path in lookups {
+            let found = root
+                .lookup_entry_by_path(&path)
+                .map_err(Self::failed(format!("{path} at {short}")))?;
+            if let Some(e) = found {
+                let kind = e.mode().kind();
+                entries.insert(path, self.entry(kind, e.object_id())?);
+            }
+        }
+        let subtree = if rel.is_empty() {
+            Some(root)
+        } else {
+            match entries.get(rel) {
+                Some(e) if e.kind == EntryKind::Tree => Some(
+                    repo.find_tree(e.oid)
+                        .map_err(Self::failed(format!("the tree {rel} at {short}")))?,
+                ),
+                _ => None,
+            }
+        };
+        if let Some(tree) = subtree {
+            let mut recorder = gix::traverse::tree::Recorder::default();
+            tree.traverse()
+                .breadthfirst(&mut recorder)
+                .map_err(Self::failed(format!("the tree {rel} at {short}")))?;
+            for r in recorder.records {
+                let kind = r.mode.kind();
+                if kind == EntryKind::Tree {
+                    continue;
+                }
+                let sub = String::from_utf8_lossy(&r.filepath).into_owned();
+                entries.insert(git_repo::join(rel, &sub), self.entry(kind, r.oid)?);
+            }
         }
         Ok(entries)
     }
 
-    /// `git archive` the pathspecs at `commit` and unpack into `dest`; returns the regular files
-    /// written (repository-relative, `/`-separated).
-    fn archive(
-        &self,
-        commit: &str,
-        specs: &[String],
-        dest: &Path,
-        rev: &str,
-    ) -> Result<BTreeSet<String>, GitError> {
-        let mut cmd = self.command();
-        cmd.args(["archive", "--format=tar", commit, "--"])
-            .args(specs)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().map_err(GitError::Unavailable)?;
-        let stderr = child.stderr.take().map(|mut e| {
-            std::thread::spawn(move || {
-                let mut buf = Vec::new();
-                let _ = e.read_to_end(&mut buf);
-                buf
-            })
-        });
-        let unpacked = match child.stdout.take() {
-            Some(stdout) => unpack(stdout, dest, rev),
-            None => Ok(BTreeSet::new()),
+    fn entry(&self, kind: EntryKind, oid: gix::ObjectId) -> Result<Entry, GitError> {
+        let size = if matches!(kind, EntryKind::Blob | EntryKind::BlobExecutable) {
+            self.opened
+                .repo
+                .find_header(oid)
+                .map_err(Self::failed(format!("object {oid}")))?
+                .size()
+        } else {
+            0
         };
-        let status = child.wait().map_err(io("cannot wait for git archive"))?;
-        let said = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
-        let written = unpacked?;
-        if !status.success() {
-            let mut args = vec!["archive", "--format=tar", commit, "--"];
-            args.extend(specs.iter().map(String::as_str));
-            return Err(failed(&args, &said));
-        }
-        Ok(written)
+        Ok(Entry { kind, oid, size })
     }
 
-    /// Write raw blobs (no filters) at their paths under `dest`.
-    fn read_blobs(
+    fn blob(&self, oid: gix::ObjectId) -> Result<Vec<u8>, GitError> {
+        let object = self
+            .opened
+            .repo
+            .find_object(oid)
+            .map_err(Self::failed(format!("blob {oid}")))?;
+        Ok(object.detach().data)
+    }
+
+    /// Write raw blobs (no filters) at their paths under `dest`. Oversized files are created
+    /// empty at their size so the loader reports them; their bytes are never read.
+    fn write_blobs(
         &self,
         files: &[(&String, &Entry)],
         dest: &Path,
         rev: &str,
     ) -> Result<(), GitError> {
-        // Oversized files are created empty at their size so the loader reports them; their
-        // bytes are never read.
-        let (large, files): (Vec<_>, Vec<_>) = files
-            .iter()
-            .partition(|(_, e)| e.size.is_some_and(|n| n > MAX_FILE_BYTES));
-        for (path, entry) in large {
+        for (path, entry) in files {
             let target = safe_join(dest, path, rev)?;
             make_parent(&target)?;
-            std::fs::File::create_new(&target)
-                .and_then(|f| f.set_len(entry.size.unwrap_or_default()))
-                .map_err(io(format!("cannot write {}", target.display())))?;
-        }
-        if files.is_empty() {
-            return Ok(());
-        }
-        let mut child = self
-            .command()
-            .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(GitError::Unavailable)?;
-        let request: String = files.iter().map(|(_, e)| format!("{}\n", e.oid)).collect();
-        let writer = child.stdin.take().map(|mut stdin| {
-            std::thread::spawn(move || {
-                let _ = stdin.write_all(request.as_bytes());
-            })
-        });
-        let mut out = Vec::new();
-        if let Some(mut stdout) = child.stdout.take() {
-            stdout
-                .read_to_end(&mut out)
-                .map_err(io("cannot read git cat-file output"))?;
-        }
-        if let Some(w) = writer {
-            let _ = w.join();
-        }
-        let status = child.wait().map_err(io("cannot wait for git cat-file"))?;
-        if !status.success() {
-            return Err(failed(&["cat-file", "--batch"], b""));
-        }
-        let mut rest = out.as_slice();
-        for (path, entry) in &files {
-            let bad = || GitError::Failed {
-                command: "cat-file --batch".into(),
-                detail: format!("unexpected output for {path}"),
+            let write = io(format!("cannot write {}", target.display()));
+            let mut file = match std::fs::File::create_new(&target) {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    return Err(GitError::UnsafeEntry {
+                        rev: rev.to_owned(),
+                        entry: (*path).clone(),
+                        reason: "a second entry for the same path".into(),
+                    });
+                }
+                Err(e) => return Err(write(e)),
             };
-            let nl = rest.iter().position(|b| *b == b'\n').ok_or_else(bad)?;
-            let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
-            let mut fields = header.split(' ');
-            let (Some(oid), Some("blob"), Some(size)) =
-                (fields.next(), fields.next(), fields.next())
-            else {
-                return Err(bad());
-            };
-            let size: usize = size.parse().map_err(|_| bad())?;
-            if oid != entry.oid || rest.len() < nl + 1 + size + 1 {
-                return Err(bad());
+            if entry.size > MAX_FILE_BYTES {
+                file.set_len(entry.size).map_err(write)?;
+            } else {
+                let bytes = self.blob(entry.oid)?;
+                file.write_all(&bytes).map_err(write)?;
             }
-            let body = &rest[nl + 1..nl + 1 + size];
-            rest = &rest[nl + 1 + size + 1..];
-            let target = safe_join(dest, path, rev)?;
-            make_parent(&target)?;
-            std::fs::File::create_new(&target)
-                .and_then(|mut f| f.write_all(body))
-                .map_err(io(format!("cannot write {}", target.display())))?;
         }
         Ok(())
-    }
-}
-
-fn output(cmd: &mut Command) -> Result<std::process::Output, GitError> {
-    cmd.stdin(Stdio::null())
-        .output()
-        .map_err(GitError::Unavailable)
-}
-
-/// What git said on stderr, without `fatal: ` / `error: ` prefixes, lines joined.
-fn detail(stderr: &[u8]) -> String {
-    String::from_utf8_lossy(stderr)
-        .lines()
-        .map(|l| {
-            l.trim()
-                .trim_start_matches("fatal: ")
-                .trim_start_matches("error: ")
-        })
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-fn failed(args: &[&str], stderr: &[u8]) -> GitError {
-    let said = detail(stderr);
-    GitError::Failed {
-        command: args.join(" "),
-        detail: if said.is_empty() {
-            "no message".into()
-        } else {
-            said
-        },
     }
 }
 
@@ -604,15 +451,6 @@ fn clean_path(path: &str) -> Result<String, GitError> {
     Ok(parts.join("/"))
 }
 
-/// Whether `path` is `rel` or inside it (`rel` empty: everything).
-fn in_scope(path: &str, rel: &str) -> bool {
-    rel.is_empty()
-        || path == rel
-        || path
-            .strip_prefix(rel)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
 /// `.gitignore` and `.ignore` of every folder strictly above `rel` (none for the root).
 fn ancestor_ignore_files(rel: &str) -> impl Iterator<Item = String> {
     let mut dirs = Vec::new();
@@ -644,28 +482,18 @@ fn classify(
     if rel.is_empty() {
         return Ok(Target::Folder);
     }
+    let unreadable = |what: &str| GitError::Unreadable {
+        rev: rev.to_owned(),
+        path: path.to_owned(),
+        what: what.to_owned(),
+    };
     if let Some(e) = listing.get(rel) {
-        return match (e.kind.as_str(), e.mode.as_str()) {
-            ("blob", "120000") => Err(GitError::Unreadable {
-                rev: rev.to_owned(),
-                path: path.to_owned(),
-                what: "a symlink (mf does not follow links)".into(),
-            }),
-            ("commit", _) => Err(GitError::Unreadable {
-                rev: rev.to_owned(),
-                path: path.to_owned(),
-                what: "a submodule".into(),
-            }),
-            _ if e.is_regular() => Ok(Target::File),
-            _ => Err(GitError::Unreadable {
-                rev: rev.to_owned(),
-                path: path.to_owned(),
-                what: format!("a `{}` entry with mode {}", e.kind, e.mode),
-            }),
+        return match e.kind {
+            EntryKind::Link => Err(unreadable("a symlink (mf does not follow links)")),
+            EntryKind::Commit => Err(unreadable("a submodule")),
+            EntryKind::Tree => Ok(Target::Folder),
+            EntryKind::Blob | EntryKind::BlobExecutable => Ok(Target::File),
         };
-    }
-    if listing.keys().any(|p| in_scope(p, rel)) {
-        return Ok(Target::Folder);
     }
     Err(GitError::PathAbsent {
         rev: rev.to_owned(),
@@ -706,64 +534,11 @@ fn safe_join(dest: &Path, path: &str, rev: &str) -> Result<PathBuf, GitError> {
     Ok(parts.iter().fold(dest.to_path_buf(), |p, c| p.join(c)))
 }
 
-/// Unpack a tar stream into `dest`: directories and regular files only, refusing absolute
-/// paths and `..`; links are skipped. Returns the regular files written, `/`-separated.
-fn unpack(reader: impl Read, dest: &Path, rev: &str) -> Result<BTreeSet<String>, GitError> {
-    let unsafe_entry = |entry: &str, reason: &str| GitError::UnsafeEntry {
-        rev: rev.to_owned(),
-        entry: entry.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let read_err = io("cannot read git archive output");
-    let mut archive = tar::Archive::new(reader);
-    let mut written = BTreeSet::new();
-    let entries = archive.entries().map_err(read_err)?;
-    for entry in entries {
-        let mut entry = entry.map_err(io("cannot read git archive output"))?;
-        let kind = entry.header().entry_type();
-        if kind.is_pax_global_extensions() {
-            continue;
-        }
-        let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-        let path = entry
-            .path()
-            .map_err(|_| unsafe_entry(&raw, "not a valid path"))?
-            .into_owned();
-        let parts = safe_parts(&path).map_err(|reason| unsafe_entry(&raw, reason))?;
-        if parts.is_empty() {
-            continue;
-        }
-        let target = parts.iter().fold(dest.to_path_buf(), |p, c| p.join(c));
-        if kind.is_dir() {
-            std::fs::create_dir_all(&target)
-                .map_err(io(format!("cannot create {}", target.display())))?;
-        } else if kind.is_file() || kind == tar::EntryType::Continuous {
-            make_parent(&target)?;
-            let write = io(format!("cannot write {}", target.display()));
-            let mut file = match std::fs::File::create_new(&target) {
-                Ok(f) => f,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return Err(unsafe_entry(&raw, "a second entry for the same path"));
-                }
-                Err(e) => return Err(write(e)),
-            };
-            let size = entry.size();
-            let done = if size > MAX_FILE_BYTES {
-                // Oversized: keep the size so the loader and the scan report it, skip the bytes.
-                file.set_len(size)
-            } else {
-                std::io::copy(&mut entry, &mut file).map(|_| ())
-            };
-            done.map_err(write)?;
-            written.insert(parts.join("/"));
-        }
-        // Symlinks, hard links, devices, FIFOs: not created (the scan never follows links).
-    }
-    Ok(written)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+    use std::process::Command;
+
     use super::*;
     use crate::surface::Origin;
 
@@ -1058,44 +833,6 @@ mod tests {
         commit_all(dir.path(), "lonely");
         let err = merge_base(dir.path(), "main", "lonely").expect_err("unrelated");
         assert!(matches!(err, GitError::NoMergeBase { .. }), "{err}");
-    }
-
-    fn tar_with_raw_name(name: &[u8]) -> Vec<u8> {
-        let mut header = tar::Header::new_old();
-        header.as_old_mut().name[..name.len()].copy_from_slice(name);
-        header.set_size(2);
-        header.set_entry_type(tar::EntryType::Regular);
-        header.set_mode(0o644);
-        header.set_cksum();
-        let mut b = tar::Builder::new(Vec::new());
-        b.append(&header, &b"{}"[..]).expect("append");
-        b.into_inner().expect("tar")
-    }
-
-    #[test]
-    fn unpack_refuses_parent_and_absolute_paths() {
-        for name in [
-            &b"../evil.json"[..],
-            b"/tmp/evil.json",
-            b"a/../../evil.json",
-        ] {
-            let dest = tempfile::tempdir().expect("tempdir");
-            let err =
-                unpack(&tar_with_raw_name(name)[..], dest.path(), "HEAD").expect_err("refused");
-            assert!(matches!(err, GitError::UnsafeEntry { .. }), "{err}");
-        }
-        let dest = tempfile::tempdir().expect("tempdir");
-        let written = unpack(
-            &tar_with_raw_name(b"ok/tools.json")[..],
-            dest.path(),
-            "HEAD",
-        )
-        .expect("ok");
-        assert_eq!(written, BTreeSet::from(["ok/tools.json".to_owned()]));
-        assert_eq!(
-            std::fs::read_to_string(dest.path().join("ok/tools.json")).expect("read"),
-            "{}"
-        );
     }
 
     #[test]

@@ -37,28 +37,18 @@ pub struct SurfaceTokens {
     pub total: usize,
 }
 
-/// Texts longer than this are counted piece by piece ([`count`]).
+/// A description longer than this is JSON-escaped and counted piece by piece (`escaped_count`).
 pub const CHUNK: usize = 64 * 1024;
 
-/// Count tokens of a text with o200k_base. A text longer than [`CHUNK`] bytes is counted in
-/// pieces of about that size, cut before a space that follows a non-space and precedes a letter
-/// (where o200k's pre-tokenizer starts a new piece anyway, so the count is the same), so the
-/// tokenizer's working memory stays bounded however long the text.
+/// Count tokens of a text with o200k_base (the compact tables of `o200k.rs`, identical counts
+/// to tiktoken's).
 pub fn count(text: &str) -> usize {
-    let bpe = tiktoken_rs::o200k_base_singleton();
-    let mut total = 0;
-    let mut rest = text;
-    while rest.len() > CHUNK {
-        let Some(cut) = safe_cut(rest, CHUNK) else {
-            break;
-        };
-        total += bpe.encode_ordinary(&rest[..cut]).len();
-        rest = &rest[cut..];
-    }
-    total + bpe.encode_ordinary(rest).len()
+    super::o200k::count(text)
 }
 
-/// A byte offset at or after `from` that starts ` <letter>` right after a non-space, if any.
+/// A byte offset at or after `from` that starts ` <letter>` right after a non-space, if any:
+/// where o200k's pre-tokenizer starts a new piece anyway, so counting the two sides apart gives
+/// the same total.
 fn safe_cut(text: &str, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     (from.max(1)..bytes.len().saturating_sub(1)).find(|&i| {

@@ -51,3 +51,4 @@ mod stats_properties;
 mod stats_reference;
 mod suite_read;
 mod tasks_cli;
+mod tokens_o200k;
