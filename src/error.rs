@@ -7,6 +7,7 @@ use crate::analyze::baseline::BaselineError;
 use crate::ci::CiError;
 use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
+use crate::exec::ExecError;
 use crate::github::comment::CommentError;
 use crate::providers::config::ConfigError;
 use crate::render::RenderError;
@@ -55,6 +56,9 @@ pub enum Error {
     /// An eval could not run.
     #[error(transparent)]
     Eval(Box<EvalError>),
+    /// A tool could not be executed (`mf exec`, `--execute`).
+    #[error(transparent)]
+    Exec(#[from] ExecError),
     /// `mf ci` could not run.
     #[error(transparent)]
     Ci(Box<CiError>),

@@ -8,6 +8,7 @@ mod cluster;
 mod compare;
 mod coverage;
 mod eval;
+mod exec;
 mod lint;
 mod report;
 mod scan;
@@ -63,6 +64,8 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Coverage(args) => coverage::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
+        Command::Exec(args) => exec::run(&args, style),
+        Command::Sandbox(args) => exec::sandbox(&args, style),
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),

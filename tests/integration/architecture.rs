@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["render"],
     &["compare"],
     &["eval"],
+    &["exec"],
     &["analyze"],
     &["providers"],
     &["report"],
