@@ -76,6 +76,9 @@ pub struct EvalConfig {
     pub cache_dir: Option<PathBuf>,
     /// Quality and health gates.
     pub gates: EvalGates,
+    /// `--execute`: run the picked tool and check `expect`; `None` = never execute (the
+    /// default, and always in `mf ci`).
+    pub execute: Option<super::execute::ExecuteConfig>,
 }
 
 /// The gates of one run: quality (exit 2) and health (exit 5).
@@ -130,6 +133,7 @@ impl Default for EvalConfig {
             retries: 0,
             cache_dir: Some(super::cache::default_dir()),
             gates: EvalGates::default(),
+            execute: None,
         }
     }
 }

@@ -239,6 +239,11 @@ pub fn evaluate(
         )));
     }
 
+    let execution = config
+        .execute
+        .as_ref()
+        .map(|x| super::execute::prepare(x, suite))
+        .transpose()?;
     let specs = models::resolve(config, &suite.suite, &suite.display)?;
     let tool_tokens: u64 = tools
         .iter()
@@ -317,7 +322,7 @@ pub fn evaluate(
         }));
     }
 
-    let card = scorecard(ScorecardInput {
+    let mut card = scorecard(ScorecardInput {
         config,
         suite: &suite.suite,
         suite_display: &suite.display,
@@ -331,5 +336,8 @@ pub fn evaluate(
         wall: started.elapsed(),
         run: run_time,
     });
+    if let Some(prepared) = &execution {
+        super::execute::attach(&mut card, prepared, suite, &cases, &tools, observer)?;
+    }
     Ok(EvalOutcome::Card(Box::new(card)))
 }

@@ -13,6 +13,7 @@ pub mod config;
 pub mod dry_run;
 mod error;
 pub mod evaluate;
+pub mod execute;
 pub mod models;
 pub mod plan;
 pub mod power;

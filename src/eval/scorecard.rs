@@ -116,6 +116,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 usage,
                 retries: r.retries,
                 cached: r.cached,
+                execution: None,
             });
         }
         let mut problems = Vec::new();
@@ -189,6 +190,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             },
             metrics,
             trials: rows,
+            execution: None,
         });
     }
     let unhealthy = gates
@@ -238,6 +240,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 skip: config.selection.skip.clone(),
             },
             profile: config.profile.clone(),
+            execution: None,
         },
         reproducibility: Reproducibility {
             mf_version: env!("CARGO_PKG_VERSION").to_owned(),

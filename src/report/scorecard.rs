@@ -69,6 +69,10 @@ pub struct SuiteInfo {
     /// Profile whose tools were offered, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
+    /// The implementation `--execute` ran (runtime, engine, entry and its hash); absent without
+    /// `--execute`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<super::exec::ExecutionInfo>,
 }
 
 /// How cases were selected.
@@ -153,6 +157,9 @@ pub struct ModelResult {
     pub metrics: ModelMetrics,
     /// One row per trial, in plan order (case, then trial index).
     pub trials: Vec<TrialRow>,
+    /// With `--execute`: the execution metric and each case's executions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<super::exec::ModelExecution>,
 }
 
 /// Whether the run itself can be trusted.
@@ -203,6 +210,9 @@ pub struct TrialRow {
     pub retries: u32,
     /// Served from the cache.
     pub cached: bool,
+    /// With `--execute`: the run of the picked tool and its expectations (never cached).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<super::exec::TrialExecution>,
 }
 
 /// One gate.

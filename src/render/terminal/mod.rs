@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod compare;
 pub mod coverage;
 pub mod eval;
+mod eval_exec;
 pub mod exec;
 pub mod lint;
 pub mod scan;
