@@ -20,6 +20,7 @@ mod compare_simulation;
 mod compare_surface;
 mod eval_cli;
 mod eval_resume;
+mod exec_cli;
 mod exit_codes;
 mod fork_pr;
 mod hardening;

@@ -1,0 +1,560 @@
+//! `mf exec` and `mf sandbox check` on a real repository of Node and Python tool
+//! implementations (`tests/fixtures/exec/notes-repo`, copied per test): read tools print their
+//! results, the write tool is refused (exit 3, nothing written), a hung tool is killed at the
+//! timeout with every process it started (exit 4, none left), a read outside the allowed folders
+//! fails, the memory and output caps kill, and the sandbox check parses.
+//!
+//! `MF_REQUIRE_BWRAP=1` (set by `.ci/run`, which installs bubblewrap) makes a machine without a
+//! working bubblewrap fail the Python isolation tests instead of testing a weaker engine.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::{fixture, mf_in, show, stdout_json};
+
+/// A fresh copy of the fixture repository.
+pub fn notes_repo() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let root = dir.path().join("notes-repo");
+    copy_dir(&fixture("exec/notes-repo"), &root);
+    (dir, root)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("ls") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+const SUITES: [(&str, &str); 2] = [("node", "mf.suite.json"), ("python", "python.suite.json")];
+
+fn exec(root: &Path, suite: &str, tool: &str, input: &str, extra: &[&str]) -> (Value, i32) {
+    let out = mf_in(root)
+        .args(["exec", "--suite", suite, "--tool", tool, "--input", input])
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .expect("runs");
+    let code = out.status.code().expect("exit code");
+    (stdout_json(&out), code)
+}
+
+fn require_bwrap() -> bool {
+    std::env::var_os("MF_REQUIRE_BWRAP").is_some_and(|v| v == "1")
+}
+
+/// Processes whose command line mentions `needle` (Linux `/proc`).
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let zombie = state
+            .rsplit_once(") ")
+            .is_some_and(|(_, r)| r.starts_with('Z'));
+        if cmd.contains(needle) && !zombie {
+            out.push(format!("{pid}: {cmd}"));
+        }
+    }
+    out
+}
+
+#[test]
+fn read_tools_print_their_result_with_duration_and_peak_memory() {
+    let (_tmp, root) = notes_repo();
+    for (runtime, suite) in SUITES {
+        let (r, code) = exec(&root, suite, "read_note", r#"{"name": "todo"}"#, &[]);
+        assert_eq!(code, 0, "{runtime}: {r}");
+        assert_eq!(r["kind"], "exec");
+        assert_eq!(r["status"], "ok");
+        assert_eq!(r["ok"], true);
+        assert_eq!(r["runtime"], runtime);
+        assert_eq!(r["result"]["text"], "buy milk and bread", "{runtime}");
+        assert!(r["peakRssMB"].as_f64().is_some_and(|m| m > 1.0), "{r}");
+        assert!(
+            r["durationMs"].is_u64() && r["wallMs"].as_u64() > Some(0),
+            "{r}"
+        );
+        // What the tool printed is kept apart from its result.
+        assert!(
+            r["logs"]
+                .as_str()
+                .is_some_and(|l| l.contains("reading todo")),
+            "{r}"
+        );
+    }
+    // The terminal form says the same to people.
+    let out = mf_in(&root)
+        .args([
+            "exec",
+            "--tool",
+            "count_words",
+            "--input",
+            r#"{"text": "a b c d"}"#,
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(
+        text.contains("mf exec count_words: ok") && text.contains("    4"),
+        "{text}"
+    );
+    assert!(text.contains("isolation: node-permission"), "{text}");
+}
+
+#[test]
+fn the_write_tool_is_refused_with_exit_3_and_nothing_is_written() {
+    let (_tmp, root) = notes_repo();
+    let notes = root.join("tools/notes");
+    for (runtime, suite) in SUITES {
+        let (r, code) = exec(
+            &root,
+            suite,
+            "save_note",
+            r#"{"name": "todo", "text": "gone"}"#,
+            &[],
+        );
+        assert_eq!(code, 3, "{runtime}: {r}");
+        assert_eq!(r["status"], "refused");
+        assert!(
+            r["reasons"][0]
+                .as_str()
+                .is_some_and(|m| m.contains("sideEffects: write") && m.contains("--allow-write")),
+            "{r}"
+        );
+        assert!(
+            r["isolation"].is_null() && r["durationMs"] == 0,
+            "nothing ran: {r}"
+        );
+    }
+    let listing: Vec<_> = std::fs::read_dir(&notes)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(listing.len(), 1, "{listing:?}");
+    assert_eq!(
+        std::fs::read_to_string(notes.join("todo.txt")).expect("read"),
+        "buy milk and bread\n"
+    );
+    // The terminal form names the reason too.
+    let out = mf_in(&root)
+        .args([
+            "exec",
+            "--tool",
+            "save_note",
+            "--input",
+            r#"{"name": "a", "text": "b"}"#,
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("refused, nothing ran"),
+        "{}",
+        show(&out)
+    );
+}
+
+#[test]
+fn with_allow_write_the_write_tool_writes_only_where_allowed() {
+    let (_tmp, root) = notes_repo();
+    let notes = root.join("tools/notes");
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("mkdir");
+    for (runtime, suite) in SUITES {
+        if runtime == "python" && !require_bwrap() && !bwrap_works() {
+            continue;
+        }
+        // Allowed somewhere else: the admission passes, the sandbox still denies the write.
+        let (r, code) = exec(
+            &root,
+            suite,
+            "save_note",
+            r#"{"name": "n", "text": "x"}"#,
+            &["--allow-write", elsewhere.to_str().expect("utf8")],
+        );
+        assert_eq!(code, 1, "{runtime}: {r}");
+        assert_eq!(r["status"], "error", "{runtime}: {r}");
+        assert!(
+            !notes.join("n.txt").exists(),
+            "{runtime} wrote outside --allow-write"
+        );
+        let (r, code) = exec(
+            &root,
+            suite,
+            "save_note",
+            &format!(r#"{{"name": "{runtime}", "text": "saved by {runtime}"}}"#),
+            &["--allow-write", notes.to_str().expect("utf8")],
+        );
+        assert_eq!(code, 0, "{runtime}: {r}");
+        assert_eq!(
+            std::fs::read_to_string(notes.join(format!("{runtime}.txt"))).expect("written"),
+            format!("saved by {runtime}")
+        );
+    }
+}
+
+fn bwrap_works() -> bool {
+    std::process::Command::new("bwrap")
+        .args(["--ro-bind", "/", "/", "--unshare-all", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_hung_tool_is_killed_at_the_timeout_and_no_process_is_left() {
+    let (_tmp, root) = notes_repo();
+    let marker = root.to_string_lossy().into_owned();
+    let runs: [(&str, &str, &[&str]); 4] = [
+        ("mf.suite.json", "wait_forever", &[]),
+        ("python.suite.json", "wait_forever", &[]),
+        // A helper that left the process group (its own session) goes too.
+        (
+            "python.suite.json",
+            "wait_with_helper",
+            &["--engine", "plain"],
+        ),
+        ("python.suite.json", "wait_with_helper", &[]),
+    ];
+    for (suite, tool, extra) in runs {
+        let started = Instant::now();
+        let (r, code) = exec(
+            &root,
+            suite,
+            tool,
+            "{}",
+            &[&["--timeout", "2"], extra].concat(),
+        );
+        let took = started.elapsed();
+        assert_eq!(code, 4, "{suite} {tool} {extra:?}: {r}");
+        assert_eq!(r["status"], "timeout");
+        assert_eq!(r["error"]["type"], "Timeout");
+        assert!(
+            took >= Duration::from_secs(2) && took < Duration::from_secs(8),
+            "{took:?}"
+        );
+        let left = processes_mentioning(&marker);
+        assert!(left.is_empty(), "{suite} {tool} {extra:?} left: {left:?}");
+        let helpers: Vec<String> = processes_mentioning("sleep 313")
+            .into_iter()
+            .filter(|p| !p.contains("pgrep"))
+            .collect();
+        assert!(
+            helpers.is_empty(),
+            "{suite} {tool} {extra:?} left helpers: {helpers:?}"
+        );
+    }
+}
+
+#[test]
+fn a_read_outside_the_allowed_folders_fails() {
+    let (_tmp, root) = notes_repo();
+    let (r, code) = exec(&root, "mf.suite.json", "read_secret", "{}", &[]);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["status"], "error");
+    assert_eq!(r["error"]["code"], "ERR_ACCESS_DENIED", "{r}");
+    assert!(!r.to_string().contains("launch code"), "{r}");
+    // Allowed by name, the same read works.
+    let secret = root.join("secret.txt");
+    let (r, code) = exec(
+        &root,
+        "mf.suite.json",
+        "read_secret",
+        "{}",
+        &["--allow-read", secret.to_str().expect("utf8")],
+    );
+    assert_eq!(code, 0, "{r}");
+    assert!(
+        r["result"]
+            .as_str()
+            .is_some_and(|s| s.contains("launch code")),
+        "{r}"
+    );
+
+    let (r, code) = exec(&root, "python.suite.json", "read_secret", "{}", &[]);
+    let engine = r["isolation"]["engine"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    if require_bwrap() {
+        assert_eq!(engine, "bubblewrap", "{r}");
+    }
+    if engine == "plain" {
+        // Said honestly: a plain process cannot stop the read.
+        assert_eq!(r["isolation"]["filesystem"], "not-enforced", "{r}");
+    } else {
+        assert_eq!(code, 1, "{r}");
+        assert!(
+            matches!(
+                r["error"]["type"].as_str(),
+                Some("FileNotFoundError" | "PermissionError")
+            ),
+            "{r}"
+        );
+        assert!(!r["result"].to_string().contains("launch code"), "{r}");
+    }
+    // The plain engine, asked for, says it does not isolate the file system.
+    let (r, _) = exec(
+        &root,
+        "python.suite.json",
+        "read_secret",
+        "{}",
+        &["--engine", "plain"],
+    );
+    assert_eq!(r["isolation"]["engine"], "plain");
+    assert_eq!(r["isolation"]["filesystem"], "not-enforced");
+}
+
+#[test]
+fn landlock_denies_the_read_where_the_kernel_has_it() {
+    let (_tmp, root) = notes_repo();
+    let out = mf_in(&root)
+        .args(["sandbox", "check", "--format", "json"])
+        .output()
+        .expect("runs");
+    let check = stdout_json(&out);
+    let landlock = check["engines"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["name"] == "landlock"))
+        .cloned()
+        .expect("landlock probed");
+    if landlock["available"] != true {
+        // Unavailable: asking for it is a clear error, not a weaker run.
+        let out = mf_in(&root)
+            .args([
+                "exec",
+                "--suite",
+                "python.suite.json",
+                "--tool",
+                "read_secret",
+                "--engine",
+                "landlock",
+            ])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("not available"),
+            "{}",
+            show(&out)
+        );
+        return;
+    }
+    let (r, code) = exec(
+        &root,
+        "python.suite.json",
+        "read_secret",
+        "{}",
+        &["--engine", "landlock"],
+    );
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["error"]["type"], "PermissionError", "{r}");
+    let (r, code) = exec(
+        &root,
+        "python.suite.json",
+        "read_note",
+        r#"{"name": "todo"}"#,
+        &["--engine", "landlock"],
+    );
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["result"]["text"], "buy milk and bread");
+}
+
+#[test]
+fn the_input_is_validated_against_the_schema_before_anything_runs() {
+    let (_tmp, root) = notes_repo();
+    for (_, suite) in SUITES {
+        let (r, code) = exec(
+            &root,
+            suite,
+            "read_note",
+            r#"{"name": 3, "extra": true}"#,
+            &[],
+        );
+        assert_eq!(code, 1, "{r}");
+        assert_eq!(r["status"], "invalid-input");
+        let reasons = r["reasons"].as_array().expect("reasons");
+        assert_eq!(reasons.len(), 2, "{r}");
+        assert!(
+            reasons
+                .iter()
+                .any(|m| m.as_str().is_some_and(|m| m.starts_with("/name:"))),
+            "{r}"
+        );
+        assert!(r["isolation"].is_null(), "nothing ran: {r}");
+    }
+    let out = mf_in(&root)
+        .args(["exec", "--tool", "nope"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no tool \"nope\""),
+        "{}",
+        show(&out)
+    );
+}
+
+#[test]
+fn memory_and_output_caps_kill_the_call() {
+    let (_tmp, root) = notes_repo();
+    let (r, code) = exec(
+        &root,
+        "mf.suite.json",
+        "hog_memory",
+        r#"{"mb": 600}"#,
+        &["--max-memory-mb", "120"],
+    );
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["status"], "memory-exceeded", "{r}");
+    let (r, code) = exec(
+        &root,
+        "python.suite.json",
+        "hog_memory",
+        r#"{"mb": 600}"#,
+        &["--max-memory-mb", "120"],
+    );
+    assert_eq!(code, 1, "{r}");
+    // Python meets RLIMIT_AS as a MemoryError it can report, or the watchdog kills it first.
+    assert!(
+        r["error"]["type"] == "MemoryError" || r["status"] == "memory-exceeded",
+        "{r}"
+    );
+    let (r, code) = exec(
+        &root,
+        "mf.suite.json",
+        "flood",
+        r#"{"bytes": 4000000}"#,
+        &["--max-output-bytes", "100000"],
+    );
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["status"], "output-exceeded", "{r}");
+}
+
+#[test]
+fn only_named_variables_reach_the_tool() {
+    let (_tmp, root) = notes_repo();
+    std::fs::write(
+        root.join("tools/env.mjs"),
+        "export function show_env() { return Object.keys(process.env).sort(); }\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        let out = mf_in(&root)
+            .args(["exec", "--tool", "count_words", "--entry", "tools/env.mjs"])
+            .args(["--input", r#"{"text": "x"}"#, "--format", "json"])
+            .args(extra)
+            .env("OPENAI_API_KEY", "sk-planted-exec")
+            .env("MF_EXEC_PASSED", "yes")
+            .output()
+            .expect("runs");
+        out
+    };
+    // count_words is not in env.mjs: a clear lookup failure, not a crash of mf.
+    let out = run(&[]);
+    let r = stdout_json(&out);
+    assert_eq!(r["status"], "crashed", "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("count_words")),
+        "{r}"
+    );
+    std::fs::write(
+        root.join("tools/env.mjs"),
+        "export function count_words() { return Object.keys(process.env).sort(); }\n",
+    )
+    .expect("write");
+    let r = stdout_json(&run(&["--env", "MF_EXEC_PASSED"]));
+    let keys: Vec<&str> = r["result"]
+        .as_array()
+        .expect("keys")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        keys.contains(&"MF_EXEC_PASSED") && keys.contains(&"PATH"),
+        "{keys:?}"
+    );
+    assert!(!keys.contains(&"OPENAI_API_KEY"), "{keys:?}");
+    assert!(!r.to_string().contains("sk-planted-exec"));
+}
+
+#[test]
+fn sandbox_check_json_parses_and_names_every_engine() {
+    let (_tmp, root) = notes_repo();
+    let out = mf_in(&root)
+        .args(["sandbox", "check", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", show(&out));
+    let r = stdout_json(&out);
+    assert_eq!(r["kind"], "sandbox-check");
+    let names: Vec<&str> = r["engines"]
+        .as_array()
+        .expect("engines")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "node-permission",
+            "bubblewrap",
+            "landlock",
+            "seccomp",
+            "plain"
+        ]
+    );
+    let runtimes: Vec<&str> = r["runtimes"]
+        .as_array()
+        .expect("runtimes")
+        .iter()
+        .filter_map(|e| e["runtime"].as_str())
+        .collect();
+    assert_eq!(runtimes, ["node", "python"]);
+    let node = &r["runtimes"][0];
+    assert_eq!(node["engine"], "node-permission", "{r}");
+    // Node 20–23.4 take --experimental-permission; later ones --permission.
+    assert!(
+        matches!(
+            node["isolation"]["flag"].as_str(),
+            Some("--permission" | "--experimental-permission")
+        ),
+        "{r}"
+    );
+    if require_bwrap() {
+        assert_eq!(r["engines"][1]["available"], true, "{r}");
+        assert_eq!(r["runtimes"][1]["engine"], "bubblewrap", "{r}");
+    }
+    let text = mf_in(&root)
+        .args(["sandbox", "check"])
+        .output()
+        .expect("runs");
+    let t = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        t.contains("mf sandbox check:") && t.contains("python:"),
+        "{t}"
+    );
+}
