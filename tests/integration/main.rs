@@ -21,6 +21,7 @@ mod compare_surface;
 mod eval_cli;
 mod eval_resume;
 mod exec_cli;
+mod exec_eval;
 mod exit_codes;
 mod fork_pr;
 mod hardening;
