@@ -165,6 +165,7 @@ mod tests {
             usage: None,
             retries: 0,
             cached: false,
+            execution: None,
         }
     }
 

@@ -45,7 +45,19 @@ fn exec(root: &Path, suite: &str, tool: &str, input: &str, extra: &[&str]) -> (V
         .output()
         .expect("runs");
     let code = out.status.code().expect("exit code");
-    (stdout_json(&out), code)
+    let doc = stdout_json(&out);
+    assert_schema("exec-result.schema.json", &doc);
+    (doc, code)
+}
+
+/// Fails listing every way `doc` breaks `schemas/NAME`.
+pub fn assert_schema(name: &str, doc: &Value) {
+    let v = crate::report_schemas::linked_validator(name);
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}\n{doc}");
 }
 
 fn require_bwrap() -> bool {
@@ -461,15 +473,14 @@ fn only_named_variables_reach_the_tool() {
     )
     .expect("write");
     let run = |extra: &[&str]| {
-        let out = mf_in(&root)
+        mf_in(&root)
             .args(["exec", "--tool", "count_words", "--entry", "tools/env.mjs"])
             .args(["--input", r#"{"text": "x"}"#, "--format", "json"])
             .args(extra)
             .env("OPENAI_API_KEY", "sk-planted-exec")
             .env("MF_EXEC_PASSED", "yes")
             .output()
-            .expect("runs");
-        out
+            .expect("runs")
     };
     // count_words is not in env.mjs: a clear lookup failure, not a crash of mf.
     let out = run(&[]);
@@ -510,6 +521,7 @@ fn sandbox_check_json_parses_and_names_every_engine() {
         .expect("runs");
     assert!(out.status.success(), "{}", show(&out));
     let r = stdout_json(&out);
+    assert_schema("sandbox-check.schema.json", &r);
     assert_eq!(r["kind"], "sandbox-check");
     let names: Vec<&str> = r["engines"]
         .as_array()

@@ -82,6 +82,7 @@ async fn eval_execute_checks_expect_and_reports_the_failed_expectation_with_outp
     // The unsatisfied `contains` fails the default min-execution gate (every execution).
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     let card = stdout_json(&out);
+    crate::exec_cli::assert_schema("scorecard.schema.json", &card);
     let x = &card["suite"]["execution"];
     assert_eq!(x["runtime"], "node");
     assert_eq!(x["engine"], "node-permission");

@@ -441,7 +441,7 @@ async fn eval_scorecard_of_a_priced_http_model_matches_its_schema() {
 
 /// Every schema in `schemas/`, each checked against the 2020-12 meta-schema, registered under
 /// its `$id` so a relative `$ref` ("scorecard.schema.json#/$defs/rate") resolves offline.
-fn linked_validator(name: &str) -> jsonschema::Validator {
+pub(crate) fn linked_validator(name: &str) -> jsonschema::Validator {
     let mut schemas: Vec<(String, Value)> = Vec::new();
     for entry in std::fs::read_dir(root().join("schemas")).expect("schemas/") {
         let path = entry.expect("entry").path();
