@@ -570,3 +570,80 @@ fn sandbox_check_json_parses_and_names_every_engine() {
         "{t}"
     );
 }
+
+#[test]
+fn a_fork_pull_request_run_executes_nothing() {
+    let (_tmp, root) = notes_repo();
+    let payload = root.join("event.json");
+    std::fs::write(
+        &payload,
+        r#"{"pull_request": {"number": 7, "head": {"sha": "a", "repo": {"full_name": "evil/fork"}},
+            "base": {"sha": "b", "repo": {"full_name": "org/notes"}}}}"#,
+    )
+    .expect("write");
+    let same_repo = root.join("same.json");
+    std::fs::write(
+        &same_repo,
+        r#"{"pull_request": {"number": 8, "head": {"sha": "a", "repo": {"full_name": "org/notes"}},
+            "base": {"sha": "b", "repo": {"full_name": "org/notes"}}}}"#,
+    )
+    .expect("write");
+    let missing = root.join("missing.json");
+    let runs: [(&str, &Path, bool); 4] = [
+        ("pull_request", &payload, false),
+        ("pull_request_target", &payload, false),
+        ("pull_request", &missing, false),
+        ("pull_request", &same_repo, true),
+    ];
+    for (event, path, allowed) in runs {
+        for args in [
+            vec![
+                "exec",
+                "--tool",
+                "read_note",
+                "--input",
+                r#"{"name": "todo"}"#,
+            ],
+            vec![
+                "eval",
+                "--suite",
+                "mf.suite.json",
+                "--models",
+                "lexical",
+                "--execute",
+                "--no-cache",
+                "--repeat",
+                "1",
+            ],
+        ] {
+            let out = mf_in(&root)
+                .args(&args)
+                .env("GITHUB_ACTIONS", "true")
+                .env("GITHUB_EVENT_NAME", event)
+                .env("GITHUB_EVENT_PATH", path)
+                .output()
+                .expect("runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if allowed {
+                assert!(
+                    !stderr.contains("refused"),
+                    "{event} {args:?}: {}",
+                    show(&out)
+                );
+            } else {
+                assert_eq!(
+                    out.status.code(),
+                    Some(1),
+                    "{event} {args:?}: {}",
+                    show(&out)
+                );
+                assert!(stderr.contains("never executes a fork"), "{}", show(&out));
+                assert!(
+                    !String::from_utf8_lossy(&out.stdout).contains("milk"),
+                    "{}",
+                    show(&out)
+                );
+            }
+        }
+    }
+}
