@@ -78,7 +78,18 @@ pub struct EvalConfig {
     pub gates: EvalGates,
     /// `--execute`: run the picked tool and check `expect`; `None` = never execute (the
     /// default, and always in `mf ci`).
-    pub execute: Option<super::execute::ExecuteConfig>,
+    pub execute: Option<ExecuteConfig>,
+}
+
+/// `--execute` settings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExecuteConfig {
+    /// The execution policy and implementation overrides.
+    pub flags: crate::exec::ExecFlags,
+    /// `--execute-model-args`: use the model's arguments where a case has no `toolInput`.
+    pub model_args: bool,
+    /// `--min-execution` (default 1.0).
+    pub min_rate: f64,
 }
 
 /// The gates of one run: quality (exit 2) and health (exit 5).

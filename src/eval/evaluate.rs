@@ -242,7 +242,7 @@ pub fn evaluate(
     let execution = config
         .execute
         .as_ref()
-        .map(|x| super::execute::prepare(x, suite))
+        .map(|x| super::execute::prepare(x, &suite.suite, &suite.path, &suite.display))
         .transpose()?;
     let specs = models::resolve(config, &suite.suite, &suite.display)?;
     let tool_tokens: u64 = tools
@@ -337,7 +337,9 @@ pub fn evaluate(
         run: run_time,
     });
     if let Some(prepared) = &execution {
-        super::execute::attach(&mut card, prepared, suite, &cases, &tools, observer)?;
+        for note in super::execute::attach(&mut card, prepared, &suite.suite, &cases, &tools)? {
+            observer.note(&note);
+        }
     }
     Ok(EvalOutcome::Card(Box::new(card)))
 }

@@ -14,32 +14,22 @@
 //! run with exit 2; an unmeasured execution rate fails it too.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde_json::Value;
 
 use super::EvalError;
-use super::evaluate::{LoadedSuite, Observer};
+pub use super::config::ExecuteConfig;
 use crate::exec::expect::{check, excerpt, result_text};
-use crate::exec::{self, ExecFlags, ExecSetup};
+use crate::exec::{self, ExecSetup};
 use crate::report::exec::{
     CaseExecution, ExecReport, ExecutionInfo, ModelExecution, TrialExecution,
 };
 use crate::report::metrics::{Rate, Verdict};
 use crate::report::scorecard::{Gate, GateKind, Scorecard, Status};
-use crate::suite::Case;
+use crate::suite::{Case, Suite};
 use crate::suite::execution::Expect;
 use crate::surface::Tool;
-
-/// `--execute` settings.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ExecuteConfig {
-    /// The execution policy and implementation overrides.
-    pub flags: ExecFlags,
-    /// `--execute-model-args`: use the model's arguments where a case has no `toolInput`.
-    pub model_args: bool,
-    /// `--min-execution` (default 1.0).
-    pub min_rate: f64,
-}
 
 /// A resolved `--execute`: the setup and the engine, checked before any request is sent.
 #[derive(Debug, Clone)]
@@ -52,8 +42,13 @@ pub struct Prepared {
 
 /// Resolve the suite's `execution` with the flags and pick the engine (before the run, so bad
 /// settings cost nothing).
-pub fn prepare(x: &ExecuteConfig, suite: &LoadedSuite) -> Result<Prepared, EvalError> {
-    let setup = exec::config::resolve(&suite.suite, &suite.path, &suite.display, &x.flags)
+pub fn prepare(
+    x: &ExecuteConfig,
+    suite: &Suite,
+    path: &Path,
+    display: &str,
+) -> Result<Prepared, EvalError> {
+    let setup = exec::config::resolve(suite, path, display, &x.flags)
         .map_err(|e| EvalError::Plan(format!("--execute: {e}")))?;
     let engine =
         exec::run::engine_for(&setup).map_err(|e| EvalError::Plan(format!("--execute: {e}")))?;
@@ -83,15 +78,16 @@ fn trial_execution(expect: &Expect, r: &ExecReport) -> TrialExecution {
 }
 
 /// Run the executions of every model's trials and record them in `card` (trial rows, the
-/// per-model metric, `suite.execution`, the `min-execution` gate and the status).
+/// per-model metric, `suite.execution`, the `min-execution` gate and the status). Returns the
+/// notes for people (cases that cannot run).
 pub fn attach(
     card: &mut Scorecard,
     prepared: &Prepared,
-    suite: &LoadedSuite,
+    suite: &Suite,
     cases: &[Case],
     tools: &[Tool],
-    observer: &mut dyn Observer,
-) -> Result<(), EvalError> {
+) -> Result<Vec<String>, EvalError> {
+    let mut notes = Vec::new();
     let setup = &prepared.setup;
     card.suite.execution = Some(ExecutionInfo {
         runtime: setup.runtime.as_str().into(),
@@ -107,7 +103,7 @@ pub fn attach(
     let by_id: BTreeMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
     for c in cases.iter().filter(|c| takes_part(c)) {
         if c.tool_input.is_none() && !prepared.model_args {
-            observer.note(&format!(
+            notes.push(format!(
                 "note: case {:?} has expect but no toolInput: it is not executed (add toolInput, \
                  or pass --execute-model-args to run it with the model's arguments)",
                 c.id
@@ -179,7 +175,7 @@ pub fn attach(
             let report = match memo.get(&key) {
                 Some(r) => r.clone(),
                 None => {
-                    let r = exec::execute_tool(setup, &suite.suite, tool, &input)
+                    let r = exec::execute_tool(setup, suite, tool, &input)
                         .map_err(|e| EvalError::Plan(format!("--execute: {e}")))?;
                     memo.insert(key, r.clone());
                     r
@@ -225,5 +221,5 @@ pub fn attach(
     if failed && card.status == Status::Pass {
         card.status = Status::Fail;
     }
-    Ok(())
+    Ok(notes)
 }
