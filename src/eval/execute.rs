@@ -27,8 +27,8 @@ use crate::report::exec::{
 };
 use crate::report::metrics::{Rate, Verdict};
 use crate::report::scorecard::{Gate, GateKind, Scorecard, Status};
-use crate::suite::{Case, Suite};
 use crate::suite::execution::Expect;
+use crate::suite::{Case, Suite};
 use crate::surface::Tool;
 
 /// A resolved `--execute`: the setup and the engine, checked before any request is sent.

@@ -211,6 +211,16 @@ pub fn resolve(
             )));
         }
     }
+    if let Some(py) = file.and_then(|f| f.python.as_deref())
+        && flags.python.is_none()
+        && (py.contains('/') || py.contains('\\') || py.trim().is_empty())
+    {
+        return Err(ExecError::Config(format!(
+            "{suite_display}: execution.python {py:?} must be a command name on PATH (python3, \
+             python3.12): mf runs the interpreter once to find its installation, so a path is \
+             taken only from --python"
+        )));
+    }
     Ok(ExecSetup {
         runtime,
         entry_hash: file_hash(&entry)?,

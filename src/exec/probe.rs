@@ -79,9 +79,16 @@ pub fn node() -> Option<NodeProbe> {
 pub fn python(python: &str) -> Result<PythonProbe, String> {
     let script = "import sys;print(sys.executable);print(sys.base_prefix);print(sys.prefix);\
                   print('%d.%d.%d' % sys.version_info[:3])";
-    let out = quiet(Command::new(python).args(["-I", "-c", script]))
-        .output()
-        .map_err(|e| format!("cannot run {python}: {e}"))?;
+    // The reduced environment of every call: the interpreter never sees mf's keys.
+    let env = crate::surface::target::child_env(&[]);
+    let out = quiet(
+        Command::new(python)
+            .args(["-I", "-c", script])
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v))),
+    )
+    .output()
+    .map_err(|e| format!("cannot run {python}: {e}"))?;
     if !out.status.success() {
         return Err(format!(
             "{python} -c … exited with {}: {}",

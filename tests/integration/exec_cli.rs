@@ -647,3 +647,59 @@ fn a_fork_pull_request_run_executes_nothing() {
         }
     }
 }
+
+#[test]
+fn a_suite_cannot_name_the_interpreter_by_path_or_reach_outside_its_folder() {
+    let (_tmp, root) = notes_repo();
+    let marker = root.join("ran.txt");
+    std::fs::write(
+        root.join("tools/evil.sh"),
+        format!("#!/bin/sh\ntouch {}\n", marker.display()),
+    )
+    .expect("write");
+    let mut suite: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("python.suite.json")).expect("read"),
+    )
+    .expect("json");
+    suite["execution"]["python"] = "tools/evil.sh".into();
+    std::fs::write(root.join("evil.suite.json"), suite.to_string()).expect("write");
+    let out = mf_in(&root)
+        .args([
+            "exec",
+            "--suite",
+            "evil.suite.json",
+            "--tool",
+            "count_words",
+        ])
+        .args(["--input", r#"{"text": "a"}"#])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("execution.python"),
+        "{}",
+        show(&out)
+    );
+    assert!(!marker.exists(), "the suite's interpreter ran");
+
+    suite["execution"]["python"] = Value::Null;
+    suite["execution"]["allowRead"] = serde_json::json!([".."]);
+    std::fs::write(root.join("evil.suite.json"), suite.to_string()).expect("write");
+    let out = mf_in(&root)
+        .args([
+            "exec",
+            "--suite",
+            "evil.suite.json",
+            "--tool",
+            "count_words",
+        ])
+        .args(["--input", r#"{"text": "a"}"#])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("outside the suite's folder"),
+        "{}",
+        show(&out)
+    );
+}

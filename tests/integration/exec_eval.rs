@@ -325,3 +325,40 @@ fn execution_flags_without_execute_are_refused_and_nothing_runs_by_default() {
     assert!(card["suite"].get("execution").is_none(), "{card}");
     assert!(card["models"][0].get("execution").is_none(), "{card}");
 }
+
+#[test]
+fn mf_ci_evaluates_a_suite_with_an_execution_block_without_executing_it() {
+    let (_tmp, root) = notes_repo();
+    crate::support::git::git(&root, &["init", "-q"]);
+    crate::support::git::git(&root, &["add", "-A"]);
+    crate::support::git::git(
+        &root,
+        &[
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "user.name=t",
+            "commit",
+            "-qm",
+            "init",
+        ],
+    );
+    let mut cmd = mf_in(&root);
+    for k in crate::support::machine_ci_vars() {
+        cmd.env_remove(k);
+    }
+    let out = cmd
+        .args(["ci", "--models", "lexical", "--suite", "mf.suite.json"])
+        .args(["--json-out", "ci.json", "mf.suite.json"])
+        .output()
+        .expect("runs");
+    assert!(out.status.code().is_some_and(|c| c != 1), "{}", show(&out));
+    let ci: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("ci.json")).expect("ci.json"))
+            .expect("json");
+    assert_eq!(ci["mode"], "full", "{ci}");
+    let head = &ci["head"];
+    assert_eq!(head["kind"], "scorecard", "{ci}");
+    assert!(head["suite"].get("execution").is_none(), "{head}");
+    assert!(head["models"][0].get("execution").is_none(), "{head}");
+}
