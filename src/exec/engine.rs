@@ -39,7 +39,7 @@ pub struct Planned {
 /// The engine names, best first, a runtime can use.
 pub fn ladder(runtime: Runtime) -> &'static [&'static str] {
     match runtime {
-        Runtime::Node => &["node-permission", "plain"],
+        Runtime::Node => &["node-permission+bubblewrap", "node-permission", "plain"],
         Runtime::Python => &["bubblewrap", "landlock", "plain"],
     }
 }
@@ -47,15 +47,26 @@ pub fn ladder(runtime: Runtime) -> &'static [&'static str] {
 /// Which engine a call gets here (an explicit choice that is unavailable is an error).
 pub fn choose(runtime: Runtime, choice: EngineChoice, p: &Probes) -> Result<&'static str, String> {
     match runtime {
-        Runtime::Node => Ok(
-            if p.node.as_ref().is_some_and(|n| n.permission_flag.is_some())
-                && choice != EngineChoice::Plain
-            {
-                "node-permission"
-            } else {
-                "plain"
-            },
-        ),
+        Runtime::Node => {
+            let permission = p.node.as_ref().is_some_and(|n| n.permission_flag.is_some());
+            match choice {
+                EngineChoice::Plain => Ok("plain"),
+                EngineChoice::Landlock => Err(
+                    "--engine landlock is for Python; Node runs under its permission model".into(),
+                ),
+                EngineChoice::Bubblewrap if p.bubblewrap.is_none() => Err(format!(
+                    "--engine bubblewrap: not available here ({})",
+                    p.bubblewrap_note
+                )),
+                EngineChoice::Bubblewrap | EngineChoice::Auto
+                    if permission && p.bubblewrap.is_some() =>
+                {
+                    Ok("node-permission+bubblewrap")
+                }
+                _ if permission => Ok("node-permission"),
+                _ => Ok("plain"),
+            }
+        }
         Runtime::Python => match choice {
             EngineChoice::Auto => Ok(if p.bubblewrap.is_some() {
                 "bubblewrap"
@@ -98,6 +109,19 @@ pub fn isolation(engine: &str, allow_net: bool, flag: Option<&str>) -> Isolation
                  processes or workers"
                     .into(),
                 "the network is not restricted: Node's permission model has no network scope"
+                    .into(),
+            ],
+        ),
+        "node-permission+bubblewrap" => (
+            "denied",
+            if allow_net { "allowed" } else { "denied" },
+            vec![
+                "Node's permission model: reads only beneath the entry's folder and \
+                 --allow-read, writes only to the temp folder and --allow-write, no child \
+                 processes or workers"
+                    .into(),
+                "inside bubblewrap: only Node, the entry's folder and the allowed paths are \
+                 mounted; fresh PID, IPC and network namespaces"
                     .into(),
             ],
         ),
@@ -161,10 +185,11 @@ pub fn node(
     nonce: &str,
     engine: &str,
     p: &Probes,
+    env: &[(String, OsString)],
 ) -> Planned {
     let mut args: Vec<OsString> = Vec::new();
     let flag = p.node.as_ref().and_then(|n| n.permission_flag.clone());
-    let used_flag = if engine == "node-permission" {
+    let used_flag = if engine.starts_with("node-permission") {
         flag
     } else {
         None
@@ -193,8 +218,24 @@ pub fn node(
     args.push(os(tool));
     args.push(os(setup.export.clone().unwrap_or_default()));
     args.push(os(nonce));
+    let (program, args) = if engine == "node-permission+bubblewrap" {
+        let node = find_on_path("node").unwrap_or_else(|| PathBuf::from("/usr/bin/node"));
+        // The installation: `…/bin/node` → `…` (nvm, a tarball), unless it is the system's.
+        let mut dirs_ro: Vec<PathBuf> = Vec::new();
+        if let Some(prefix) = node.parent().and_then(Path::parent)
+            && !prefix.starts_with("/usr")
+        {
+            dirs_ro.push(prefix.to_path_buf());
+        }
+        let mut a = bwrap_prefix(setup, dirs, &dirs_ro, env);
+        a.push(node.into_os_string());
+        a.extend(args);
+        (os("bwrap"), a)
+    } else {
+        (os("node"), args)
+    };
     Planned {
-        program: os("node"),
+        program,
         args,
         // V8 reserves far more address space than it uses: the memory cap is the heap flag and
         // the RSS watchdog, not RLIMIT_AS.
@@ -240,74 +281,7 @@ pub fn python(
     };
     match engine {
         "bubblewrap" => {
-            let mut a: Vec<OsString> = Vec::new();
-            let push = |a: &mut Vec<OsString>, flag: &str, from: &Path, to: &Path| {
-                a.push(os(flag));
-                a.push(from.as_os_str().to_owned());
-                a.push(to.as_os_str().to_owned());
-            };
-            a.extend(
-                [
-                    "--unshare-all",
-                    "--die-with-parent",
-                    "--new-session",
-                    "--clearenv",
-                ]
-                .map(os),
-            );
-            if setup.allow_net {
-                a.push(os("--share-net"));
-            }
-            for (k, v) in env {
-                a.push(os("--setenv"));
-                a.push(os(k));
-                a.push(v.clone());
-            }
-            a.push(os("--ro-bind"));
-            a.push(os("/usr"));
-            a.push(os("/usr"));
-            for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
-                let path = Path::new(top);
-                match std::fs::read_link(path) {
-                    Ok(target) => {
-                        a.push(os("--symlink"));
-                        a.push(target.into_os_string());
-                        a.push(os(top));
-                    }
-                    Err(_) if path.is_dir() => push(&mut a, "--ro-bind", path, path),
-                    Err(_) => {}
-                }
-            }
-            for f in [
-                "/etc/ld.so.cache",
-                "/etc/localtime",
-                "/etc/alternatives",
-                "/etc/ssl",
-            ] {
-                push(&mut a, "--ro-bind-try", Path::new(f), Path::new(f));
-            }
-            if setup.allow_net {
-                for f in ["/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf"] {
-                    push(&mut a, "--ro-bind-try", Path::new(f), Path::new(f));
-                }
-            }
-            a.extend(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"].map(os));
-            for d in &interpreter_dirs {
-                push(&mut a, "--ro-bind", d, d);
-            }
-            let entry = entry_dir(setup);
-            push(&mut a, "--ro-bind", &entry, &entry);
-            push(&mut a, "--ro-bind", &dirs.harness, &dirs.harness);
-            for r in &setup.allow_read {
-                push(&mut a, "--ro-bind", r, r);
-            }
-            push(&mut a, "--bind", &dirs.work, &dirs.work);
-            for w in &setup.allow_write {
-                push(&mut a, "--bind", w, w);
-            }
-            a.push(os("--chdir"));
-            a.push(dirs.work.clone().into_os_string());
-            a.push(os("--"));
+            let mut a = bwrap_prefix(setup, dirs, &interpreter_dirs, env);
             a.push(py.executable.clone().into_os_string());
             a.extend(harness_args);
             Ok(Planned {
@@ -356,4 +330,93 @@ pub fn python(
             isolation,
         }),
     }
+}
+
+/// The real path of `name` on `PATH`.
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+}
+
+/// bubblewrap's arguments up to the program: fresh namespaces (the network shared only with
+/// `--allow-net`), exactly `env`, `/usr` and the library folders, a few files of `/etc`, the
+/// interpreter's installation (`interpreter_dirs`), the entry's folder and the harness read-only,
+/// the temp folder and `--allow-write` writable, `--allow-read` read-only, then `--chdir` and
+/// `--`.
+fn bwrap_prefix(
+    setup: &ExecSetup,
+    dirs: &CallDirs,
+    interpreter_dirs: &[PathBuf],
+    env: &[(String, OsString)],
+) -> Vec<OsString> {
+    let mut a: Vec<OsString> = Vec::new();
+    let push = |a: &mut Vec<OsString>, flag: &str, from: &Path, to: &Path| {
+        a.push(os(flag));
+        a.push(from.as_os_str().to_owned());
+        a.push(to.as_os_str().to_owned());
+    };
+    a.extend(
+        [
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+        ]
+        .map(os),
+    );
+    if setup.allow_net {
+        a.push(os("--share-net"));
+    }
+    for (k, v) in env {
+        a.push(os("--setenv"));
+        a.push(os(k));
+        a.push(v.clone());
+    }
+    push(&mut a, "--ro-bind", Path::new("/usr"), Path::new("/usr"));
+    for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+        let path = Path::new(top);
+        match std::fs::read_link(path) {
+            Ok(target) => {
+                a.push(os("--symlink"));
+                a.push(target.into_os_string());
+                a.push(os(top));
+            }
+            Err(_) if path.is_dir() => push(&mut a, "--ro-bind", path, path),
+            Err(_) => {}
+        }
+    }
+    for f in [
+        "/etc/ld.so.cache",
+        "/etc/localtime",
+        "/etc/alternatives",
+        "/etc/ssl",
+    ] {
+        push(&mut a, "--ro-bind-try", Path::new(f), Path::new(f));
+    }
+    if setup.allow_net {
+        for f in ["/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf"] {
+            push(&mut a, "--ro-bind-try", Path::new(f), Path::new(f));
+        }
+    }
+    a.extend(["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"].map(os));
+    for d in interpreter_dirs {
+        push(&mut a, "--ro-bind", d, d);
+    }
+    let entry = entry_dir(setup);
+    push(&mut a, "--ro-bind", &entry, &entry);
+    push(&mut a, "--ro-bind", &dirs.harness, &dirs.harness);
+    for r in &setup.allow_read {
+        push(&mut a, "--ro-bind", r, r);
+    }
+    push(&mut a, "--bind", &dirs.work, &dirs.work);
+    for w in &setup.allow_write {
+        push(&mut a, "--bind", w, w);
+    }
+    a.push(os("--chdir"));
+    a.push(dirs.work.clone().into_os_string());
+    a.push(os("--"));
+    a
 }

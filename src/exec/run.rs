@@ -129,7 +129,7 @@ pub fn execute(setup: &ExecSetup, call: Call<'_>) -> Result<ExecReport, ExecErro
                     "node is not on PATH: install Node.js 20 or newer".into(),
                 ));
             }
-            engine::node(setup, &dirs, call.tool, &nonce, engine_name, probes)
+            engine::node(setup, &dirs, call.tool, &nonce, engine_name, probes, &env)
         }
         Runtime::Python => {
             let py = probe::python(&setup.python).map_err(ExecError::Config)?;

@@ -84,7 +84,8 @@ fn plan(runtime: Runtime, p: &Probes, python: &str) -> RuntimePlan {
         .skip(1)
         .filter(|e| match **e {
             "landlock" => p.landlock_abi.is_some(),
-            "bubblewrap" => p.bubblewrap.is_some(),
+            "bubblewrap" | "node-permission+bubblewrap" => p.bubblewrap.is_some(),
+            "node-permission" => p.node.as_ref().is_some_and(|n| n.permission_flag.is_some()),
             _ => true,
         })
         .map(|e| (*e).to_owned())
@@ -95,8 +96,13 @@ fn plan(runtime: Runtime, p: &Probes, python: &str) -> RuntimePlan {
         interpreter,
         engine: engine.map(str::to_owned),
         fallback,
-        isolation: engine
-            .map(|e| isolation(e, false, (e == "node-permission").then_some(flag).flatten())),
+        isolation: engine.map(|e| {
+            isolation(
+                e,
+                false,
+                e.starts_with("node-permission").then_some(flag).flatten(),
+            )
+        }),
     }
 }
 
