@@ -420,3 +420,69 @@ fn bwrap_prefix(
     a.push(os("--"));
     a
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::probe::NodeProbe;
+
+    fn probes(flag: Option<&str>, bwrap: bool, landlock: bool) -> Probes {
+        Probes {
+            node: Some(NodeProbe {
+                version: "v20.20.2".into(),
+                permission_flag: flag.map(str::to_owned),
+            }),
+            bubblewrap: bwrap.then(|| "0.8.0".to_owned()),
+            bubblewrap_note: "not on PATH".into(),
+            landlock_abi: landlock.then_some(6),
+            landlock_note: "not available".into(),
+            seccomp: true,
+        }
+    }
+
+    #[test]
+    fn the_strongest_available_engine_is_chosen_and_an_unavailable_choice_is_an_error() {
+        let all = probes(Some("--experimental-permission"), true, true);
+        let none = probes(None, false, false);
+        let auto = EngineChoice::Auto;
+        assert_eq!(
+            choose(Runtime::Node, auto, &all),
+            Ok("node-permission+bubblewrap")
+        );
+        assert_eq!(
+            choose(
+                Runtime::Node,
+                auto,
+                &probes(Some("--permission"), false, true)
+            ),
+            Ok("node-permission")
+        );
+        assert_eq!(choose(Runtime::Node, auto, &none), Ok("plain"));
+        assert!(choose(Runtime::Node, EngineChoice::Landlock, &all).is_err());
+        assert_eq!(choose(Runtime::Python, auto, &all), Ok("bubblewrap"));
+        assert_eq!(
+            choose(Runtime::Python, auto, &probes(None, false, true)),
+            Ok("landlock")
+        );
+        assert_eq!(choose(Runtime::Python, auto, &none), Ok("plain"));
+        let err = choose(Runtime::Python, EngineChoice::Bubblewrap, &none).unwrap_err();
+        assert!(err.contains("not on PATH"), "{err}");
+        assert!(choose(Runtime::Python, EngineChoice::Landlock, &none).is_err());
+    }
+
+    #[test]
+    fn every_engine_says_what_it_does_not_enforce() {
+        assert_eq!(isolation("plain", false, None).filesystem, "not-enforced");
+        assert_eq!(isolation("plain", false, None).network, "not-enforced");
+        assert_eq!(
+            isolation("node-permission", false, None).network,
+            "not-enforced"
+        );
+        assert_eq!(isolation("landlock", false, None).network, "not-enforced");
+        for e in ["bubblewrap", "node-permission+bubblewrap"] {
+            assert_eq!(isolation(e, false, None).network, "denied", "{e}");
+            assert_eq!(isolation(e, true, None).network, "allowed", "{e}");
+            assert_eq!(isolation(e, false, None).filesystem, "denied", "{e}");
+        }
+    }
+}

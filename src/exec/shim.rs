@@ -131,6 +131,17 @@ fn number(v: Option<OsString>) -> Result<u64, String> {
 #[cfg(unix)]
 fn limits(spec: &ShimSpec) -> Result<(), String> {
     use nix::sys::resource::{Resource, setrlimit};
+    // Linux: the tool dies with mf (a Ctrl-C, a crash), not only at the timeout. The signal
+    // survives `exec`; if mf is already gone, stop here.
+    #[cfg(target_os = "linux")]
+    {
+        let parent = nix::unistd::getppid();
+        nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
+            .map_err(|e| format!("PR_SET_PDEATHSIG: {e}"))?;
+        if nix::unistd::getppid() != parent {
+            return Err("mf exited before the tool started".into());
+        }
+    }
     // No core files: a crashing tool must not leave its memory on disk.
     setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("RLIMIT_CORE: {e}"))?;
     if let Some(n) = spec.address_space {
@@ -231,4 +242,48 @@ fn landlock_probe() -> String {
 #[cfg(not(target_os = "linux"))]
 fn landlock_probe() -> String {
     "landlock: not available (Linux only)".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shim_command_line_carries_every_setting_before_the_program() {
+        let spec = ShimSpec {
+            landlock_read: Some(vec!["/usr".into(), "/work/tools".into()]),
+            landlock_write: vec!["/tmp/w".into()],
+            address_space: Some(512),
+            file_size: Some(64),
+        };
+        let args = spec.to_args(&"python3".into(), &["-I".into(), "--".into()]);
+        let text: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            text,
+            [
+                SHIM_ARG,
+                "--landlock",
+                "--read",
+                "/usr",
+                "--read",
+                "/work/tools",
+                "--write",
+                "/tmp/w",
+                "--as",
+                "512",
+                "--fsize",
+                "64",
+                "--",
+                "python3",
+                "-I",
+                "--"
+            ]
+        );
+        // Without Landlock no rule is written.
+        let plain = ShimSpec::default().to_args(&"node".into(), &[]);
+        assert_eq!(plain.len(), 3, "{plain:?}");
+    }
 }

@@ -745,3 +745,53 @@ fn the_network_is_denied_by_bubblewrap_and_allowed_with_allow_net() {
         assert_eq!(r["isolation"]["network"], "allowed", "{runtime}: {r}");
     }
 }
+
+#[test]
+fn a_tool_dies_with_mf() {
+    let (_tmp, root) = notes_repo();
+    let marker = root.to_string_lossy().into_owned();
+    for (suite, engine) in [
+        ("mf.suite.json", "plain"),
+        ("python.suite.json", "plain"),
+        ("python.suite.json", "auto"),
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mf"))
+            .current_dir(&root)
+            .args([
+                "exec",
+                "--suite",
+                suite,
+                "--tool",
+                "wait_forever",
+                "--timeout",
+                "60",
+            ])
+            .args(["--engine", engine])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        // Until the tool is running.
+        let started = Instant::now();
+        while processes_mentioning(&format!("{marker}/tools")).is_empty()
+            && started.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            !processes_mentioning(&marker).is_empty(),
+            "{suite} {engine}: the tool never started"
+        );
+        child.kill().expect("kill mf");
+        child.wait().expect("reap mf");
+        let gone = Instant::now();
+        while !processes_mentioning(&marker).is_empty() && gone.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let left = processes_mentioning(&marker);
+        assert!(
+            left.is_empty(),
+            "{suite} {engine}: left after mf was killed: {left:?}"
+        );
+    }
+}
