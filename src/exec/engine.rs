@@ -465,7 +465,8 @@ mod tests {
             Ok("landlock")
         );
         assert_eq!(choose(Runtime::Python, auto, &none), Ok("plain"));
-        let err = choose(Runtime::Python, EngineChoice::Bubblewrap, &none).unwrap_err();
+        let err = choose(Runtime::Python, EngineChoice::Bubblewrap, &none)
+            .expect_err("bubblewrap is unavailable");
         assert!(err.contains("not on PATH"), "{err}");
         assert!(choose(Runtime::Python, EngineChoice::Landlock, &none).is_err());
     }
