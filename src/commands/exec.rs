@@ -11,33 +11,13 @@ use crate::suite::input::suite_surface;
 use crate::suite::{discover, read_suite_any};
 use crate::{Error, Exit, render};
 
-/// Executing is refused in a GitHub Actions run for a fork's pull request (`pull_request`,
-/// `pull_request_target` or `workflow_run` from a fork), and when such an event's payload cannot
-/// tell: a fork's code never runs, whatever the workflow says.
+/// Executing is refused in a GitHub Actions run for a fork's pull request, or when its payload
+/// cannot tell (`github::event::Context::execution_refusal`).
 pub(super) fn refuse_on_fork(what: &str) -> Result<(), Error> {
-    let ctx = crate::github::event::Context::from_env();
-    let name = ctx.event.name.as_deref().unwrap_or_default();
-    let pr_event = matches!(
-        name,
-        "pull_request" | "pull_request_target" | "workflow_run"
-    );
-    let payload = std::env::var_os("GITHUB_EVENT_PATH").is_some_and(|p| {
-        std::fs::read_to_string(p)
-            .is_ok_and(|t| serde_json::from_str::<serde_json::Value>(&t).is_ok())
-    });
-    if ctx.event.fork || (pr_event && !payload) {
-        let why = if ctx.event.fork {
-            "the pull request comes from a fork"
-        } else {
-            "the event payload (GITHUB_EVENT_PATH) cannot be read, so mf cannot tell whether the \
-             pull request comes from a fork"
-        };
-        return Err(Error::Usage(format!(
-            "{what} refused: this is a GitHub Actions `{name}` run and {why}; mf never executes a \
-             fork's tool implementations (run the free checks, or execute on your own branches)"
-        )));
+    match crate::github::event::Context::from_env().execution_refusal() {
+        Some(why) => Err(Error::Usage(format!("{what} refused: {why}"))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 pub(super) fn run(args: &ExecArgs, style: Style) -> Result<Exit, Error> {
