@@ -145,7 +145,12 @@ fn limits(spec: &ShimSpec) -> Result<(), String> {
     // No core files: a crashing tool must not leave its memory on disk.
     setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(|e| format!("RLIMIT_CORE: {e}"))?;
     if let Some(n) = spec.address_space {
-        setrlimit(Resource::RLIMIT_AS, n, n).map_err(|e| format!("RLIMIT_AS: {e}"))?;
+        let set = setrlimit(Resource::RLIMIT_AS, n, n);
+        // macOS refuses most RLIMIT_AS values; there the watchdog's RSS cap is the memory cap.
+        #[cfg(target_os = "linux")]
+        set.map_err(|e| format!("RLIMIT_AS: {e}"))?;
+        #[cfg(not(target_os = "linux"))]
+        let _ = set;
     }
     if let Some(n) = spec.file_size {
         setrlimit(Resource::RLIMIT_FSIZE, n, n).map_err(|e| format!("RLIMIT_FSIZE: {e}"))?;
