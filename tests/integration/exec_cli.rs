@@ -2,13 +2,13 @@
 //! implementations (`tests/fixtures/exec/notes-repo`, copied per test): read tools print their
 //! results, the write tool is refused (exit 3, nothing written), a hung tool is killed at the
 //! timeout with every process it started (exit 4, none left), a read outside the allowed folders
-//! fails, the memory and output caps kill, and the sandbox check parses.
+//! fails (tests/integration/exec_isolation.rs has the isolation and limits), and the sandbox
+//! check parses.
 //!
 //! `MF_REQUIRE_BWRAP=1` (set by `.ci/run`, which installs bubblewrap) makes a machine without a
 //! working bubblewrap fail the Python isolation tests instead of testing a weaker engine.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -35,9 +35,16 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-const SUITES: [(&str, &str); 2] = [("node", "mf.suite.json"), ("python", "python.suite.json")];
+pub(crate) const SUITES: [(&str, &str); 2] =
+    [("node", "mf.suite.json"), ("python", "python.suite.json")];
 
-fn exec(root: &Path, suite: &str, tool: &str, input: &str, extra: &[&str]) -> (Value, i32) {
+pub(crate) fn exec(
+    root: &Path,
+    suite: &str,
+    tool: &str,
+    input: &str,
+    extra: &[&str],
+) -> (Value, i32) {
     let out = mf_in(root)
         .args(["exec", "--suite", suite, "--tool", tool, "--input", input])
         .args(["--format", "json"])
@@ -60,12 +67,12 @@ pub fn assert_schema(name: &str, doc: &Value) {
     assert!(errors.is_empty(), "{name}: {errors:?}\n{doc}");
 }
 
-fn require_bwrap() -> bool {
+pub(crate) fn require_bwrap() -> bool {
     std::env::var_os("MF_REQUIRE_BWRAP").is_some_and(|v| v == "1")
 }
 
 /// Processes whose command line mentions `needle` (Linux `/proc`).
-fn processes_mentioning(needle: &str) -> Vec<String> {
+pub(crate) fn processes_mentioning(needle: &str) -> Vec<String> {
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let name = e.file_name();
@@ -235,165 +242,6 @@ fn bwrap_works() -> bool {
 }
 
 #[test]
-fn a_hung_tool_is_killed_at_the_timeout_and_no_process_is_left() {
-    let (_tmp, root) = notes_repo();
-    let marker = root.to_string_lossy().into_owned();
-    let runs: [(&str, &str, &[&str]); 4] = [
-        ("mf.suite.json", "wait_forever", &[]),
-        ("python.suite.json", "wait_forever", &[]),
-        // A helper that left the process group (its own session) goes too.
-        (
-            "python.suite.json",
-            "wait_with_helper",
-            &["--engine", "plain"],
-        ),
-        ("python.suite.json", "wait_with_helper", &[]),
-    ];
-    for (suite, tool, extra) in runs {
-        let started = Instant::now();
-        let (r, code) = exec(
-            &root,
-            suite,
-            tool,
-            "{}",
-            &[&["--timeout", "2"], extra].concat(),
-        );
-        let took = started.elapsed();
-        assert_eq!(code, 4, "{suite} {tool} {extra:?}: {r}");
-        assert_eq!(r["status"], "timeout");
-        assert_eq!(r["error"]["type"], "Timeout");
-        assert!(
-            took >= Duration::from_secs(2) && took < Duration::from_secs(8),
-            "{took:?}"
-        );
-        let left = processes_mentioning(&marker);
-        assert!(left.is_empty(), "{suite} {tool} {extra:?} left: {left:?}");
-        let helpers: Vec<String> = processes_mentioning("sleep 313")
-            .into_iter()
-            .filter(|p| !p.contains("pgrep"))
-            .collect();
-        assert!(
-            helpers.is_empty(),
-            "{suite} {tool} {extra:?} left helpers: {helpers:?}"
-        );
-    }
-}
-
-#[test]
-fn a_read_outside_the_allowed_folders_fails() {
-    let (_tmp, root) = notes_repo();
-    let (r, code) = exec(&root, "mf.suite.json", "read_secret", "{}", &[]);
-    assert_eq!(code, 1, "{r}");
-    assert_eq!(r["status"], "error");
-    assert_eq!(r["error"]["code"], "ERR_ACCESS_DENIED", "{r}");
-    assert!(!r.to_string().contains("launch code"), "{r}");
-    // Allowed by name, the same read works.
-    let secret = root.join("secret.txt");
-    let (r, code) = exec(
-        &root,
-        "mf.suite.json",
-        "read_secret",
-        "{}",
-        &["--allow-read", secret.to_str().expect("utf8")],
-    );
-    assert_eq!(code, 0, "{r}");
-    assert!(
-        r["result"]
-            .as_str()
-            .is_some_and(|s| s.contains("launch code")),
-        "{r}"
-    );
-
-    let (r, code) = exec(&root, "python.suite.json", "read_secret", "{}", &[]);
-    let engine = r["isolation"]["engine"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    if require_bwrap() {
-        assert_eq!(engine, "bubblewrap", "{r}");
-    }
-    if engine == "plain" {
-        // Said honestly: a plain process cannot stop the read.
-        assert_eq!(r["isolation"]["filesystem"], "not-enforced", "{r}");
-    } else {
-        assert_eq!(code, 1, "{r}");
-        assert!(
-            matches!(
-                r["error"]["type"].as_str(),
-                Some("FileNotFoundError" | "PermissionError")
-            ),
-            "{r}"
-        );
-        assert!(!r["result"].to_string().contains("launch code"), "{r}");
-    }
-    // The plain engine, asked for, says it does not isolate the file system.
-    let (r, _) = exec(
-        &root,
-        "python.suite.json",
-        "read_secret",
-        "{}",
-        &["--engine", "plain"],
-    );
-    assert_eq!(r["isolation"]["engine"], "plain");
-    assert_eq!(r["isolation"]["filesystem"], "not-enforced");
-}
-
-#[test]
-fn landlock_denies_the_read_where_the_kernel_has_it() {
-    let (_tmp, root) = notes_repo();
-    let out = mf_in(&root)
-        .args(["sandbox", "check", "--format", "json"])
-        .output()
-        .expect("runs");
-    let check = stdout_json(&out);
-    let landlock = check["engines"]
-        .as_array()
-        .and_then(|e| e.iter().find(|e| e["name"] == "landlock"))
-        .cloned()
-        .expect("landlock probed");
-    if landlock["available"] != true {
-        // Unavailable: asking for it is a clear error, not a weaker run.
-        let out = mf_in(&root)
-            .args([
-                "exec",
-                "--suite",
-                "python.suite.json",
-                "--tool",
-                "read_secret",
-                "--engine",
-                "landlock",
-            ])
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(1));
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains("not available"),
-            "{}",
-            show(&out)
-        );
-        return;
-    }
-    let (r, code) = exec(
-        &root,
-        "python.suite.json",
-        "read_secret",
-        "{}",
-        &["--engine", "landlock"],
-    );
-    assert_eq!(code, 1, "{r}");
-    assert_eq!(r["error"]["type"], "PermissionError", "{r}");
-    let (r, code) = exec(
-        &root,
-        "python.suite.json",
-        "read_note",
-        r#"{"name": "todo"}"#,
-        &["--engine", "landlock"],
-    );
-    assert_eq!(code, 0, "{r}");
-    assert_eq!(r["result"]["text"], "buy milk and bread");
-}
-
-#[test]
 fn the_input_is_validated_against_the_schema_before_anything_runs() {
     let (_tmp, root) = notes_repo();
     for (_, suite) in SUITES {
@@ -426,42 +274,6 @@ fn the_input_is_validated_against_the_schema_before_anything_runs() {
         "{}",
         show(&out)
     );
-}
-
-#[test]
-fn memory_and_output_caps_kill_the_call() {
-    let (_tmp, root) = notes_repo();
-    let (r, code) = exec(
-        &root,
-        "mf.suite.json",
-        "hog_memory",
-        r#"{"mb": 600}"#,
-        &["--max-memory-mb", "120"],
-    );
-    assert_eq!(code, 1, "{r}");
-    assert_eq!(r["status"], "memory-exceeded", "{r}");
-    let (r, code) = exec(
-        &root,
-        "python.suite.json",
-        "hog_memory",
-        r#"{"mb": 600}"#,
-        &["--max-memory-mb", "120"],
-    );
-    assert_eq!(code, 1, "{r}");
-    // Python meets RLIMIT_AS as a MemoryError it can report, or the watchdog kills it first.
-    assert!(
-        r["error"]["type"] == "MemoryError" || r["status"] == "memory-exceeded",
-        "{r}"
-    );
-    let (r, code) = exec(
-        &root,
-        "mf.suite.json",
-        "flood",
-        r#"{"bytes": 4000000}"#,
-        &["--max-output-bytes", "100000"],
-    );
-    assert_eq!(code, 1, "{r}");
-    assert_eq!(r["status"], "output-exceeded", "{r}");
 }
 
 #[test]
@@ -707,91 +519,4 @@ fn a_suite_cannot_name_the_interpreter_by_path_or_reach_outside_its_folder() {
         "{}",
         show(&out)
     );
-}
-
-#[test]
-fn the_network_is_denied_by_bubblewrap_and_allowed_with_allow_net() {
-    let (_tmp, root) = notes_repo();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
-        for s in listener.incoming() {
-            drop(s);
-        }
-    });
-    let input = format!(r#"{{"port": {port}}}"#);
-    for (runtime, suite) in SUITES {
-        let (r, code) = exec(&root, suite, "phone_home", &input, &[]);
-        let network = r["isolation"]["network"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        if require_bwrap() {
-            assert_eq!(network, "denied", "{runtime}: {r}");
-        }
-        if network == "denied" {
-            assert_eq!(
-                code, 1,
-                "{runtime}: a tool that declares read reached the network: {r}"
-            );
-            assert_ne!(r["result"], "connected", "{runtime}: {r}");
-        } else {
-            // Said honestly: this engine does not stop it.
-            assert_eq!(network, "not-enforced", "{runtime}: {r}");
-        }
-        let (r, code) = exec(&root, suite, "phone_home", &input, &["--allow-net"]);
-        assert_eq!(code, 0, "{runtime}: {r}");
-        assert_eq!(r["result"], "connected", "{runtime}: {r}");
-        assert_eq!(r["isolation"]["network"], "allowed", "{runtime}: {r}");
-    }
-}
-
-#[test]
-fn a_tool_dies_with_mf() {
-    let (_tmp, root) = notes_repo();
-    let marker = root.to_string_lossy().into_owned();
-    for (suite, engine) in [
-        ("mf.suite.json", "plain"),
-        ("python.suite.json", "plain"),
-        ("python.suite.json", "auto"),
-    ] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mf"))
-            .current_dir(&root)
-            .args([
-                "exec",
-                "--suite",
-                suite,
-                "--tool",
-                "wait_forever",
-                "--timeout",
-                "60",
-            ])
-            .args(["--engine", engine])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("spawn");
-        // Until the tool is running.
-        let started = Instant::now();
-        while processes_mentioning(&format!("{marker}/tools")).is_empty()
-            && started.elapsed() < Duration::from_secs(10)
-        {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        assert!(
-            !processes_mentioning(&marker).is_empty(),
-            "{suite} {engine}: the tool never started"
-        );
-        child.kill().expect("kill mf");
-        child.wait().expect("reap mf");
-        let gone = Instant::now();
-        while !processes_mentioning(&marker).is_empty() && gone.elapsed() < Duration::from_secs(3) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let left = processes_mentioning(&marker);
-        assert!(
-            left.is_empty(),
-            "{suite} {engine}: left after mf was killed: {left:?}"
-        );
-    }
 }

@@ -22,6 +22,7 @@ mod eval_cli;
 mod eval_resume;
 mod exec_cli;
 mod exec_eval;
+mod exec_isolation;
 mod exit_codes;
 mod fork_pr;
 mod hardening;
