@@ -8,11 +8,14 @@ use crate::ci::CiError;
 use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
 use crate::exec::ExecError;
+use crate::generate::{GenerateConfigError, GenerateError};
 use crate::github::comment::CommentError;
+use crate::mcp::{LimitsError, ServeError};
 use crate::providers::config::ConfigError;
 use crate::render::RenderError;
 use crate::render::template::TemplateError;
 use crate::suite::SuiteError;
+use crate::suite::author::AuthorError;
 use crate::suite::input::ResolveError;
 use crate::surface::error::InputError;
 use crate::surface::formats::LoadError;
@@ -59,10 +62,28 @@ pub enum Error {
     /// A tool could not be executed (`mf exec`, `--execute`).
     #[error(transparent)]
     Exec(#[from] ExecError),
+    /// Scorecard parts could not be merged.
+    #[error(transparent)]
+    Merge(#[from] crate::eval::merge::MergeError),
     /// `mf ci` could not run.
     #[error(transparent)]
     Ci(Box<CiError>),
+    /// `mf tasks generate` could not run.
+    #[error(transparent)]
+    Generate(Box<GenerateError>),
+    /// A `mf tasks generate` setting.
+    #[error(transparent)]
+    GenerateConfig(#[from] GenerateConfigError),
     /// A template could not be rendered.
+    /// `mf mcp`'s limits are out of range, or its config file does not read.
+    #[error(transparent)]
+    McpLimits(#[from] LimitsError),
+    /// `mf mcp` could not serve.
+    #[error(transparent)]
+    McpServe(#[from] ServeError),
+    /// Cases could not be added to a suite (`mf case add`).
+    #[error(transparent)]
+    Author(Box<AuthorError>),
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The PR comment could not be written.
@@ -120,6 +141,18 @@ impl Error {
 impl From<EvalError> for Error {
     fn from(e: EvalError) -> Error {
         Error::Eval(Box::new(e))
+    }
+}
+
+impl From<GenerateError> for Error {
+    fn from(e: GenerateError) -> Error {
+        Error::Generate(Box::new(e))
+    }
+}
+
+impl From<AuthorError> for Error {
+    fn from(e: AuthorError) -> Error {
+        Error::Author(Box::new(e))
     }
 }
 

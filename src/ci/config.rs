@@ -43,6 +43,11 @@ pub struct CiConfig {
     pub files: ReportFiles,
     /// Custom templates (read and checked before anything runs).
     pub templates: Templates,
+    /// The final job of a matrix (`--merge DIR`): merge the shard jobs' parts under DIR instead
+    /// of evaluating. (A shard job is `eval.shard`.)
+    pub merge: Option<PathBuf>,
+    /// Where a shard job writes its parts (`--parts-dir`).
+    pub parts_dir: PathBuf,
 }
 
 /// When the sticky comment is posted.

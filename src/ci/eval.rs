@@ -67,6 +67,10 @@ pub fn free_reason(
                 .to_owned(),
         ));
     };
+    if config.merge.is_some() {
+        // The final job of a matrix sends nothing: models and keys were the shard jobs' business.
+        return Ok(None);
+    }
     let models = model_list(config, &found.suite);
     if models.is_empty() {
         return Ok(Some(format!(
@@ -186,8 +190,72 @@ pub fn run(
             BaseRun::Interrupted => return Ok(None),
         }
     }
+    if config.eval.shard.is_some() {
+        // A shard job: the parts are compared once merged (`mf ci --merge`).
+        part.head = Some(head_card);
+        return Ok(Some(part));
+    }
+    compare_sides(config, &mut part, &head_card, notes);
+    part.head = Some(head_card);
+    Ok(Some(part))
+}
+
+/// The eval part of the final job of a matrix: head and base merged from the shard jobs' parts
+/// under `dir`, then compared like a single run's. `None` when no shard job wrote a part.
+pub fn merged(
+    config: &CiConfig,
+    dir: &Path,
+    head: &Head,
+    notes: &mut Vec<String>,
+) -> Result<Option<EvalPart>, CiError> {
+    let Some(merged) = super::shard::merged(dir)? else {
+        return Ok(None);
+    };
+    // Parts of another commit (a stale artifact) would judge the wrong change: the tools the
+    // head parts offered must be this checkout's.
+    let offered: Vec<_> = head
+        .surface
+        .tools
+        .iter()
+        .filter(|t| merged.head.suite.tools.contains(&t.name))
+        .cloned()
+        .collect();
+    let here = surface_fingerprint(&Surface {
+        tools: offered,
+        skills: Vec::new(),
+    });
+    if here != merged.head.suite.fingerprint {
+        return Err(CiError::Merge(crate::eval::merge::MergeError(vec![
+            format!(
+                "the head parts in {} were evaluated on other tools than {} holds here (surface \
+             {} vs {here}): stale artifacts from another commit? Download the parts of this \
+             run's shard jobs",
+                dir.display(),
+                head.label,
+                merged.head.suite.fingerprint
+            ),
+        ])));
+    }
+    notes.push(merged.note);
+    let mut part = EvalPart {
+        base: merged.base,
+        ..EvalPart::default()
+    };
+    compare_sides(config, &mut part, &merged.head, notes);
+    part.head = Some(merged.head);
+    Ok(Some(part))
+}
+
+/// Compare `head_card` with `part.base` when they are comparable (the gate's settings), else
+/// say why not (a failure under `--fail-on-regression` unless a side is unhealthy).
+fn compare_sides(
+    config: &CiConfig,
+    part: &mut EvalPart,
+    head_card: &Scorecard,
+    notes: &mut Vec<String>,
+) {
     if let Some(base_card) = &part.base {
-        let reasons = crate::compare::eval::comparability(base_card, &head_card);
+        let reasons = crate::compare::eval::comparability(base_card, head_card);
         let unhealthy =
             base_card.status == Status::Unhealthy || head_card.status == Status::Unhealthy;
         if reasons.is_empty() {
@@ -195,7 +263,7 @@ pub fn run(
                 &base_card.suite.path,
                 &head_card.suite.path,
                 base_card,
-                &head_card,
+                head_card,
                 GateSettings {
                     pairing: Pairing::Case,
                     alpha: ALPHA,
@@ -217,8 +285,6 @@ pub fn run(
     } else if config.fail_on_regression {
         notes.push("--fail-on-regression had no base eval to compare with".to_owned());
     }
-    part.head = Some(head_card);
-    Ok(Some(part))
 }
 
 enum BaseRun {
@@ -362,7 +428,7 @@ fn settings_hash(settings: &EvalConfig, specs: &[ModelSpec]) -> String {
     let mut text = format!(
         "mf {}\nrepeat {} seed {} max-trials {} max-tools {} max-context {:?} temperature {:?} \
          max-output {} profile {:?} cases {:?} only {:?} skip {:?} tool-choice-auto {} \
-         base-url {:?} max-error-rate {} min-scored {} max-input-tokens {:?}\n{specs:?}\n",
+         base-url {:?} max-error-rate {} min-scored {} max-input-tokens {:?} shard {:?}\n{specs:?}\n",
         env!("CARGO_PKG_VERSION"),
         settings.repeat,
         settings.seed,
@@ -380,6 +446,7 @@ fn settings_hash(settings: &EvalConfig, specs: &[ModelSpec]) -> String {
         settings.gates.max_error_rate,
         settings.gates.min_scored,
         settings.budgets.max_input_tokens,
+        settings.shard.map(|s| s.to_string()),
     );
     for spec in specs {
         if let Some(script) = &spec.script {

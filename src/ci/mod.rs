@@ -12,7 +12,9 @@
 //!    models, or when a model's key variable is unset; full otherwise ([`eval::free_reason`]).
 //! 5. Full: eval head with the eval engine; eval base (the surface and the suite file at the
 //!    merge base) with identical settings, reusing a stored base scorecard when one matches;
-//!    compare when the two are comparable ([`eval`]).
+//!    compare when the two are comparable ([`eval`]). In a matrix ([`shard`]): a shard job
+//!    (`--shard K/N`) evaluates its shard of both sides and skips the comparison; the final job
+//!    (`--merge DIR`) merges the parts instead of evaluating.
 //! 6. Status and reasons ([`verdict`]).
 //! 7. Outputs ([`publish`]): SARIF, JUnit, HTML and badge; the sticky PR comment; the job
 //!    summary; the CI report JSON; the step outputs.
@@ -21,6 +23,7 @@ pub mod base;
 pub mod config;
 pub mod eval;
 pub mod publish;
+pub mod shard;
 pub mod suite;
 pub mod verdict;
 
@@ -56,6 +59,9 @@ pub enum CiError {
     /// The eval settings or models are wrong.
     #[error(transparent)]
     Eval(Box<EvalError>),
+    /// The shard parts of a matrix run cannot be merged.
+    #[error(transparent)]
+    Merge(#[from] crate::eval::merge::MergeError),
     /// A report file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -157,8 +163,21 @@ pub fn run(
 
     // 4–5. Mode, then the eval part.
     let mut part = eval::EvalPart::default();
-    let free_reason = eval::free_reason(config, &event, found.as_ref())?;
+    let mut free_reason = eval::free_reason(config, &event, found.as_ref())?;
     if free_reason.is_none()
+        && let Some(dir) = &config.merge
+    {
+        match eval::merged(config, dir, &head, &mut notes)? {
+            Some(p) => part = p,
+            None => {
+                free_reason = Some(format!(
+                    "no eval parts in {}: the shard jobs ran the free checks only (see their \
+                     logs: no key, no models or no suite)",
+                    dir.display()
+                ));
+            }
+        }
+    } else if free_reason.is_none()
         && let Some(found) = &found
     {
         let base_side = base

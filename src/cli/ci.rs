@@ -19,7 +19,9 @@ use crate::report::ci::FindingScope;
 #[command(after_help = "Examples:
   mf ci                                            in GitHub Actions (what the Action runs)
   mf ci --models lexical --json-out mf-ci.json .   locally, offline
-  mf report mf-ci.json --format comment            the PR comment it would post")]
+  mf report mf-ci.json --format comment            the PR comment it would post
+  mf ci --shard 2/3 --parts-dir parts              one job of a matrix
+  mf ci --merge parts                              the matrix's final job: merge, compare, comment")]
 pub struct CiArgs {
     /// The surface: a folder to scan (default: the current one) or a tool file.
     #[arg(value_name = "PATH", default_value = ".")]
@@ -63,6 +65,30 @@ pub struct CiArgs {
     /// $XDG_CACHE_HOME/mf or ~/.cache/mf.
     #[arg(long, value_name = "DIR", help_heading = "Eval")]
     pub cache_dir: Option<PathBuf>,
+
+    /// A job of a matrix: evaluate only shard K of N of head and base and write the two parts
+    /// to --parts-dir (no comparison, comment, summary or reports: the final `--merge` job
+    /// does those once). Exits 0 once the parts are written.
+    #[arg(
+        long,
+        value_name = "K/N",
+        help_heading = "Matrix",
+        conflicts_with = "merge"
+    )]
+    pub shard: Option<crate::eval::shard::Shard>,
+    /// Where a --shard job writes its parts (mf-head-K-of-N.json, mf-base-K-of-N.json).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "mf-parts",
+        help_heading = "Matrix"
+    )]
+    pub parts_dir: PathBuf,
+    /// The final job of a matrix: merge the parts the --shard jobs wrote (found anywhere under
+    /// DIR, e.g. downloaded artifacts side by side) instead of evaluating, then compare, gate
+    /// and comment once. Parts of different plans, duplicates or a missing shard: exit 1.
+    #[arg(long, value_name = "DIR", help_heading = "Matrix")]
+    pub merge: Option<PathBuf>,
 
     /// Exit 2 when a lint finding at this severity or worse remains.
     #[arg(long, value_enum, default_value_t = FailOn::Error, help_heading = "Gates")]
@@ -183,6 +209,8 @@ impl CiArgs {
                 comment: self.template_comment.clone(),
                 html: self.template_html.clone(),
             },
+            merge: self.merge.clone(),
+            parts_dir: self.parts_dir.clone(),
         })
     }
 
@@ -199,6 +227,7 @@ impl CiArgs {
                 max_input_tokens: (self.max_input_tokens > 0).then_some(self.max_input_tokens),
                 ..defaults.budgets
             },
+            shard: self.shard,
             cache_dir: Some(
                 self.cache_dir
                     .clone()

@@ -19,7 +19,8 @@ use crate::suite::Selection;
 #[command(after_help = "Examples:
   mf eval --models lexical                         the default suite, offline, no key
   mf eval --suite mf.suite.yaml --models openai:gpt-4.1-mini --dry-run
-  mf eval --models openai:gpt-4.1-mini --json-out scorecard.json")]
+  mf eval --models openai:gpt-4.1-mini --json-out scorecard.json
+  mf eval --models openai:gpt-4.1-mini --shard 2/3 --json-out part-2.json")]
 pub struct EvalArgs {
     /// The tools to offer (files, folders to scan, http(s):// MCP endpoints). Default: the
     /// suite's `tools[]`, or the task set's `surface`.
@@ -31,9 +32,15 @@ pub struct EvalArgs {
     /// Live servers (`--stdio`, `--server`) and their options.
     #[command(flatten)]
     pub live: LiveArgs,
-    /// Offer only the tools of this suite profile.
-    #[arg(long, value_name = "NAME")]
+    /// Score the suite's mount groups: `all` (every group of `profiles`) or one NAME. Each
+    /// group runs mounted alone over its cases besides the run with every tool; the scorecard's
+    /// `profiles` gives per group mounted, allInOne, delta, lifted and jammed.
+    #[arg(long, value_name = "all|NAME")]
     pub profile: Option<String>,
+    /// With --profile NAME: offer only that group's tools, one run, no comparison with every
+    /// tool (all cases must expect its tools or none).
+    #[arg(long, requires = "profile")]
+    pub mounted_only: bool,
 
     /// Models, comma-separated or repeated: PROVIDER:MODEL (openai, openai-chat, anthropic,
     /// openrouter, together, deepseek, vllm, ollama, openai-compatible), a name from mf.toml,
@@ -120,6 +127,11 @@ pub struct EvalArgs {
         help_heading = "Plan and budget"
     )]
     pub seed: u64,
+    /// Run only shard K of N of the plan (e.g. `2/3`, one per CI job) and write a part that
+    /// `mf merge` joins with the others into the scorecard one run would write. Every (model,
+    /// case) goes to one shard, balanced by cost; the budgets are checked for the whole plan.
+    #[arg(long, value_name = "K/N", help_heading = "Plan and budget")]
+    pub shard: Option<crate::eval::shard::Shard>,
     /// Most paid trials a run may send (hard cap 1000). Offline models are not counted.
     #[arg(
         long,
@@ -262,7 +274,13 @@ impl EvalArgs {
             temperature: self.temperature,
             tool_choice_auto: self.tool_choice_auto,
             max_output_tokens: self.max_output_tokens,
-            profile: self.profile.clone(),
+            profile: self.profile.clone().filter(|_| self.mounted_only),
+            mount_groups: match (&self.profile, self.mounted_only) {
+                (Some(p), false) if p == "all" => Some(config::MountGroups::All),
+                (Some(p), false) => Some(config::MountGroups::One(p.clone())),
+                _ => None,
+            },
+            without: Vec::new(),
             selection: Selection {
                 ids: self.cases.clone(),
                 only: self.only.clone(),
@@ -293,7 +311,13 @@ impl EvalArgs {
                 min_scored: self.min_scored,
             },
             execute: self.execute_config()?,
+            shard: self.shard,
         };
+        if self.mounted_only && self.profile.as_deref() == Some("all") {
+            return Err(EvalConfigError(
+                "--mounted-only offers one group's tools: give --profile NAME, not all".into(),
+            ));
+        }
         config.validate()?;
         Ok(config)
     }
@@ -347,8 +371,10 @@ impl EvalArgs {
 pub enum EvalFormat {
     /// Readable summary.
     Terminal,
-    /// The scorecard JSON (SCHEMA.md §Scorecard).
+    /// The JSON document (the scorecard, or the ablation report; SCHEMA.md).
     Json,
+    /// GitHub-flavoured markdown.
+    Markdown,
 }
 
 /// `mf cache`: the eval trial cache.

@@ -1,6 +1,8 @@
 //! Command-line types (clap derive) only. Each command's flags live in their own file and are
 //! converted once into a validated configuration before anything runs.
 
+pub mod ablate;
+pub mod case;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -10,9 +12,12 @@ pub mod eval;
 pub mod exec;
 pub mod input;
 pub mod lint;
+pub mod mcp;
+pub mod merge;
 pub mod report;
 pub mod scan;
 pub mod target;
+pub mod tasks;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -94,6 +99,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Which tools lack reviewed test cases.
     Coverage(coverage::CoverageArgs),
+    /// Add test cases to a suite: `mf case add` (checked against the suite's tools).
+    Case(case::CaseArgs),
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),
@@ -102,6 +109,11 @@ pub enum Command {
     Exec(exec::ExecArgs),
     /// The isolation this machine offers `mf exec`: `check`.
     Sandbox(exec::SandboxArgs),
+    /// Join the parts of a sharded eval (`mf eval --shard K/N`) into one scorecard.
+    Merge(merge::MergeArgs),
+    /// Leave one tool out and see what it was taking from the others (paired tests per case and
+    /// tool).
+    Ablate(ablate::AblateArgs),
     /// Base vs head: paired statistics for two scorecards, or the free surface diff.
     Compare(compare::CompareArgs),
     /// The eval trial cache: `info`, `clear`.
@@ -110,6 +122,10 @@ pub enum Command {
     Report(report::ReportArgs),
     /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
     Ci(ci::CiArgs),
+    /// Author and check task sets: `lint`, `mutate`, `generate`.
+    Tasks(tasks::TasksArgs),
+    /// Serve mf's tools to agents over MCP (stdio), under limits only the operator sets.
+    Mcp(mcp::McpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
 }

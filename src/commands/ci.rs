@@ -21,11 +21,15 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
     for w in &ctx.warnings {
         super::note(&format!("warning: {w}"));
     }
-    let mut reporter = Reporter::new(!super::quiet() && std::io::stderr().is_terminal());
+    let mut reporter =
+        Reporter::new(!super::quiet() && std::io::stderr().is_terminal()).quiet(super::quiet());
     let mut run = match ci::run(&config, &ctx, &mut reporter)? {
         CiOutcome::Done(run) => run,
         CiOutcome::Interrupted => return Ok(Exit::Interrupted),
     };
+    if let Some(shard) = config.eval.shard {
+        return shard_job(&config, shard, &run, &mut reporter);
+    }
     let exit = match (run.head_error, run.report.status) {
         (true, _) => Exit::InputError,
         _ if run.nothing_found => Exit::NothingFound,
@@ -77,4 +81,54 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
         reporter.note(&format!("note: {n}"));
     }
     Ok(exit)
+}
+
+/// A matrix job (`--shard K/N`): write the parts, say what happened; no comparison, comment,
+/// summary or report (the `--merge` job does those once). Exit 0 once written, 1 when the head
+/// eval could not run, 3 when PATH holds nothing.
+fn shard_job(
+    config: &ci::CiConfig,
+    shard: crate::eval::shard::Shard,
+    run: &ci::CiRun,
+    reporter: &mut Reporter,
+) -> Result<Exit, Error> {
+    let report = &run.report;
+    for n in &report.notes {
+        reporter.note(&format!("note: {n}"));
+    }
+    if run.nothing_found {
+        for r in &report.reasons {
+            reporter.note(&format!("error: {r}"));
+        }
+        return Ok(Exit::NothingFound);
+    }
+    if run.head_error {
+        for r in &report.reasons {
+            reporter.note(&format!("error: {r}"));
+        }
+        return Ok(Exit::InputError);
+    }
+    if let Some(reason) = &report.free_reason {
+        reporter.note(&format!(
+            "note: shard {shard}: free mode ({reason}): no parts written"
+        ));
+        return Ok(Exit::Ok);
+    }
+    if report.head.is_none() {
+        // Refused before anything was sent (a context budget): the same gate as a single run.
+        for r in &report.reasons {
+            reporter.note(&format!("error: {r}"));
+        }
+        return Ok(Exit::GateFailed);
+    }
+    let written = ci::shard::write_parts(
+        &config.parts_dir,
+        shard,
+        report.head.as_ref(),
+        report.base.as_ref(),
+    )?;
+    for path in written {
+        super::note(&format!("wrote {}", path.display()));
+    }
+    Ok(Exit::Ok)
 }

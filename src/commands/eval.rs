@@ -45,8 +45,21 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
         ));
     }
     let mut reporter =
-        Reporter::new(!args.no_progress && !super::quiet() && std::io::stderr().is_terminal());
-    let card = match eval::evaluate(&config, started, &suite, surface, &label, &mut reporter)? {
+        Reporter::new(!args.no_progress && !super::quiet() && std::io::stderr().is_terminal())
+            .quiet(super::quiet());
+    let outcome = match &config.mount_groups {
+        Some(which) => eval::mount::evaluate_groups(
+            &config,
+            which,
+            started,
+            &suite,
+            surface,
+            &label,
+            &mut reporter,
+        )?,
+        None => eval::evaluate(&config, started, &suite, surface, &label, &mut reporter)?,
+    };
+    let card = match outcome {
         EvalOutcome::Card(card) => card,
         EvalOutcome::DryRun(plan) => {
             super::print(&render::dry_run::text(&plan))?;
@@ -75,6 +88,26 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
     match args.format {
         EvalFormat::Json => super::print(&render::json::to_string(&card))?,
         EvalFormat::Terminal => super::print(&render::terminal::eval(&card, style))?,
+        EvalFormat::Markdown => super::print(&render::render(
+            &render::document::Document::Scorecard(card.clone()),
+            render::Format::Markdown,
+            None,
+            style,
+        )?)?,
+    }
+    if card.shard.is_some() {
+        // A part's figures cover its shard only: `mf merge` judges the gates on the whole.
+        if card.status != Status::Pass {
+            super::note(&format!(
+                "note: this part's own status is {}; the gates are judged by `mf merge` on all parts",
+                if card.status == Status::Fail {
+                    "fail"
+                } else {
+                    "unhealthy"
+                }
+            ));
+        }
+        return Ok(Exit::Ok);
     }
     Ok(match card.status {
         Status::Pass => Exit::Ok,

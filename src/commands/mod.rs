@@ -2,6 +2,8 @@
 //! (`render/`) → files and stdout → the exit code. No engine logic lives here; the shared
 //! helpers below are the only I/O primitives commands use.
 
+mod ablate;
+mod case;
 mod check;
 mod ci;
 mod cluster;
@@ -10,8 +12,11 @@ mod coverage;
 mod eval;
 mod exec;
 mod lint;
+mod mcp;
+mod merge;
 mod report;
 mod scan;
+mod tasks;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -62,13 +67,18 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Cluster(args) => cluster::run(&args, style),
         Command::Check(args) => check::run(&args, style),
         Command::Coverage(args) => coverage::run(&args, style),
+        Command::Case(args) => case::run(&args, style),
         Command::Eval(args) => eval::run(&args, style),
+        Command::Ablate(args) => ablate::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
         Command::Exec(args) => exec::run(&args, style),
         Command::Sandbox(args) => exec::sandbox(&args, style),
+        Command::Merge(args) => merge::run(&args, style),
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),
+        Command::Tasks(args) => tasks::run(&args, style),
+        Command::Mcp(args) => mcp::run(&args),
     }
 }
 

@@ -34,7 +34,7 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
 
     if found && !args.no_write {
         let dir = args.out_dir.clone().unwrap_or_else(|| args.root.clone());
-        let suite_path = suite_target(&dir);
+        let suite_path = crate::suite::discover::scan_suite_target(&dir);
         super::write_file(&dir.join("mf.scan.json"), &render::json::to_string(&report))?;
         super::write_file(&suite_path, &render::json::to_string(&draft))?;
     }
@@ -58,63 +58,15 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
     }
 }
 
-/// `mf.suite.json`, unless one exists that a person owns (not a draft): then
-/// `mf.suite.draft.json`, so a scan never overwrites a hand-written suite.
-///
-/// Anything at `mf.suite.json` that is not readably a draft — not UTF-8, not JSON, a symlink,
-/// a folder — is treated as the author's: only a missing file is written over.
-fn suite_target(dir: &Path) -> std::path::PathBuf {
-    use crate::suite::discover::{SuiteFile, suite_file};
-    let main = dir.join("mf.suite.json");
-    match suite_file(&main) {
-        SuiteFile::Missing | SuiteFile::Draft => main,
-        SuiteFile::Unreadable | SuiteFile::Authored => dir.join("mf.suite.draft.json"),
-    }
-}
-
-/// Start every configured server, add its live tools to `result` (origin `{server, live}`).
+/// Start every configured server and say how each went.
 fn probe_servers(
     root: &Path,
     result: &mut crate::surface::scan::ScanResult,
     secs: u64,
 ) -> Result<Vec<crate::report::scan::Probe>, Error> {
-    use crate::surface::live::LiveOptions;
-    use crate::surface::target::{Target, load_target};
     let timeout = std::time::Duration::from_secs(secs.max(1));
-    let opts = LiveOptions {
-        timeout_start: timeout,
-        timeout_init: timeout,
-        timeout_list: timeout,
-        ..LiveOptions::default()
-    };
-    let mut probes = Vec::new();
-    for server in result.servers.clone() {
-        let loaded = Target::from_config(root, &server)
-            .map_err(crate::surface::error::InputError::from)
-            .and_then(|t| load_target(&t, &opts));
-        let probe = match loaded {
-            Ok(loaded) => {
-                let n = loaded.surface.tools.len();
-                result.tools.extend(loaded.surface.tools);
-                crate::report::scan::Probe {
-                    server: server.name.clone(),
-                    transport: server.transport,
-                    ok: true,
-                    tools: n,
-                    error: None,
-                }
-            }
-            Err(crate::surface::error::InputError::Live(
-                crate::surface::live::LiveError::Interrupted,
-            )) => return Err(Error::Interrupted),
-            Err(e) => crate::report::scan::Probe {
-                server: server.name.clone(),
-                transport: server.transport,
-                ok: false,
-                tools: 0,
-                error: Some(e.to_string()),
-            },
-        };
+    let probes = crate::surface::scan::probe::probe_servers(root, result, timeout)?;
+    for probe in &probes {
         match &probe.error {
             None => super::note(&format!(
                 "probe {}: {}",
@@ -123,7 +75,6 @@ fn probe_servers(
             )),
             Some(e) => super::note(&format!("probe {}: failed: {e}", probe.server)),
         }
-        probes.push(probe);
     }
     Ok(probes)
 }

@@ -26,6 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::eval::cases::failure_of;
 use crate::eval::power::power_plan;
 use crate::eval::score::picked_label;
 use crate::providers::Reply;
@@ -56,6 +57,14 @@ pub const METRICS: &[&str] = &[
 /// Every reason the two scorecards cannot be compared; empty = comparable.
 pub fn comparability(base: &Scorecard, head: &Scorecard) -> Vec<String> {
     let mut reasons = Vec::new();
+    for (side, card) in [("base", base), ("head", head)] {
+        if let Some(s) = &card.shard {
+            reasons.push(format!(
+                "{side} is one part (shard {}/{}) of a sharded eval: join the parts with `mf merge` first",
+                s.index, s.count
+            ));
+        }
+    }
     let (b, h) = (&base.reproducibility, &head.reproducibility);
     let mut differ = |what: &str, x: String, y: String| {
         if x != y {
@@ -83,6 +92,7 @@ pub fn comparability(base: &Scorecard, head: &Scorecard) -> Vec<String> {
         )
     };
     differ("execution", execution(base), execution(head));
+    reasons.extend(super::profiles::profile_reasons(base, head));
     for m in &base.models {
         let Some(o) = head.models.iter().find(|o| o.label == m.label) else {
             continue;
@@ -570,11 +580,45 @@ fn compare_model(
         })
         .collect();
     adjust(&mut pairs, pairing, alpha);
+
+    // Variants are unreviewed, so `cases` (reviewed on both sides) has none: pair them here, by
+    // the same rule (same id, same input).
+    let base_inputs: BTreeMap<&str, &str> = base
+        .1
+        .suite
+        .cases
+        .iter()
+        .map(|c| (c.id.as_str(), c.input_hash.as_str()))
+        .collect();
+    let variants: Vec<&CaseInfo> = head
+        .1
+        .suite
+        .cases
+        .iter()
+        .filter(|c| c.mutated_from.is_some())
+        .filter(|c| base_inputs.get(c.id.as_str()) == Some(&c.input_hash.as_str()))
+        .collect();
+    let robustness = (!variants.is_empty()).then(|| {
+        compare_metric(
+            &Metric {
+                name: "robustness",
+                subject: None,
+                higher_is_better: true,
+                applies: Box::new(|_| true),
+                value: Box::new(|r, _| Some(failure_of(r).is_none())),
+            },
+            &variants,
+            (&bi, &hi, again),
+            pairing,
+            alpha,
+        )
+    });
     ModelComparison {
         model: model.to_owned(),
         metrics,
         tools,
         pairs,
+        robustness,
     }
 }
 
@@ -888,6 +932,7 @@ pub fn compare_calibrated(
         gate,
         calibration,
         power: Some(power),
+        profiles: super::profiles::compare_groups(base, head),
     }
 }
 

@@ -143,6 +143,8 @@ mod tests {
             reviewed,
             tags: vec![],
             line: Some(3),
+            mutated_from: None,
+            mutation: None,
             prompt_tokens: 1,
         }
     }

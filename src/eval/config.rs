@@ -52,8 +52,14 @@ pub struct EvalConfig {
     pub tool_choice_auto: bool,
     /// Output token cap per request.
     pub max_output_tokens: u32,
-    /// Offer only the tools of this suite profile.
+    /// Offer only the tools of this suite profile (mounted alone).
     pub profile: Option<String>,
+    /// Mount-group scoring (`--profile all|NAME`): besides the run with every tool, each chosen
+    /// group mounted alone over its cases (`eval::mount`).
+    pub mount_groups: Option<MountGroups>,
+    /// Leave these tools out of the offered set (`mf ablate`); every trial keeps the order the
+    /// full plan gave the remaining tools.
+    pub without: Vec<String>,
     /// Which cases run.
     pub selection: Selection,
     /// Trials per case and model.
@@ -76,6 +82,8 @@ pub struct EvalConfig {
     pub cache_dir: Option<PathBuf>,
     /// Quality and health gates.
     pub gates: EvalGates,
+    /// Run only this shard of the plan (`--shard K/N`); `None` = every trial.
+    pub shard: Option<super::shard::Shard>,
     /// `--execute`: run the picked tool and check `expect`; `None` = never execute (the
     /// default, and always in `mf ci`).
     pub execute: Option<ExecuteConfig>,
@@ -128,6 +136,8 @@ impl Default for EvalConfig {
             tool_choice_auto: false,
             max_output_tokens: DEFAULT_MAX_OUTPUT_TOKENS,
             profile: None,
+            mount_groups: None,
+            without: Vec::new(),
             selection: Selection::default(),
             repeat: DEFAULT_REPEAT,
             seed: 0,
@@ -144,9 +154,19 @@ impl Default for EvalConfig {
             retries: 0,
             cache_dir: Some(super::cache::default_dir()),
             gates: EvalGates::default(),
+            shard: None,
             execute: None,
         }
     }
+}
+
+/// Which mount groups `--profile` scores.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MountGroups {
+    /// `--profile all`: every group of the suite's `profiles`.
+    All,
+    /// `--profile NAME`: that group.
+    One(String),
 }
 
 /// A setting out of range or a combination that makes no sense; the message names the flag.
@@ -198,6 +218,38 @@ impl EvalConfig {
             && !(0.0..=2.0).contains(&t)
         {
             return bad(format!("--temperature must be between 0 and 2, got {t}"));
+        }
+        if self.mount_groups.is_some() && self.profile.is_some() {
+            return bad(
+                "--profile scores mount groups; with --mounted-only it offers one group's tools \
+                 alone: not both"
+                    .into(),
+            );
+        }
+        if self.mount_groups.is_some() && self.shard.is_some() {
+            return bad(
+                "--profile all|NAME runs several plans; --shard splits one plan across jobs: \
+                 not both"
+                    .into(),
+            );
+        }
+        // `--execute` attaches its executions to one scorecard after its run: a shard is not
+        // the whole run (`mf merge` cannot join executions), and mount-group scoring runs
+        // several plans whose scorecards the executions would not follow.
+        if self.execute.is_some() && self.shard.is_some() {
+            return bad(
+                "--execute runs the picked tools of one whole eval; --shard splits it across \
+                 jobs and `mf merge` cannot join executions: drop one of them"
+                    .into(),
+            );
+        }
+        if self.execute.is_some() && self.mount_groups.is_some() {
+            return bad(
+                "--execute runs the picked tools of one eval; --profile all|NAME scores mount \
+                 groups over several runs: drop one of them (--profile NAME --mounted-only \
+                 --execute runs one group's tools)"
+                    .into(),
+            );
         }
         if self.seconds_per_trial.is_some() && !self.dry_run {
             return bad("--seconds-per-trial only applies to --dry-run".into());

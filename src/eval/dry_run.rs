@@ -5,6 +5,7 @@
 use super::config::EvalConfig;
 use super::plan::{BudgetError, PERMUTATION_VERSION};
 use super::power::{DEFAULT_ALPHA, power_plan};
+use super::shard::{Shard, assign};
 use crate::providers::config::ModelSpec;
 use crate::report::compare::{Pairing, PowerPlan};
 use crate::suite::Case;
@@ -51,6 +52,33 @@ pub struct DryRun {
     /// What a compare of this suite could reveal under the default (case-level) gate, and
     /// what calibration would buy.
     pub power: PowerPlan,
+    /// With `--shard K/N`: the shard this run would send and every shard's size.
+    pub shard: Option<ShardPlan>,
+    /// A plan of several runs (mount groups, ablation): each run; the figures above are then
+    /// the totals, and `cases`/`tools`/`power` those of the first run.
+    pub parts: Vec<PlanPart>,
+}
+
+/// How a sharded plan splits (`mf-shard-v1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShardPlan {
+    /// The shard this run would send.
+    pub shard: Shard,
+    /// Per shard (K = index + 1): trials and prompt tokens (lower bound).
+    pub sizes: Vec<(u64, u64)>,
+}
+
+/// One run of a plan of several.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanPart {
+    /// What the run is (`every tool`, `group "billing" mounted alone`, `without read_graph`).
+    pub label: String,
+    /// Cases it asks.
+    pub cases: usize,
+    /// Tools it offers.
+    pub tools: usize,
+    /// Trials per model.
+    pub trials_per_model: u64,
 }
 
 /// One model of a dry run.
@@ -101,6 +129,18 @@ pub fn dry_run(
     refusals: Vec<BudgetError>,
 ) -> DryRun {
     let per_model = cases.len() as u64 * u64::from(config.repeat);
+    let shard = config.shard.map(|shard| {
+        let assignment = assign(specs.len(), prompt_tokens, config.repeat, shard.count);
+        let mut sizes = vec![(0u64, 0u64); shard.count as usize];
+        for row in &assignment {
+            for (case, k) in row.iter().enumerate() {
+                let size = &mut sizes[*k as usize];
+                size.0 += u64::from(config.repeat);
+                size.1 += prompt_tokens[case] * u64::from(config.repeat);
+            }
+        }
+        ShardPlan { shard, sizes }
+    });
     let prompt_per_model: u64 = prompt_tokens.iter().sum::<u64>() * u64::from(config.repeat);
     let paid = specs.iter().filter(|s| s.provider.wire().is_some()).count() as u64;
     let models = specs
@@ -154,5 +194,7 @@ pub fn dry_run(
             DEFAULT_ALPHA,
             None,
         ),
+        shard,
+        parts: Vec::new(),
     }
 }

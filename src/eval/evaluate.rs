@@ -14,8 +14,8 @@ use super::dry_run::{DryRun, dry_run};
 use super::plan::{self, BudgetError};
 use super::run::{self, Progress, RunModel, RunOptions};
 use super::scorecard::{ScorecardInput, scorecard};
-use super::{args, models};
-use crate::report::scorecard::Scorecard;
+use super::{args, models, shard};
+use crate::report::scorecard::{Scorecard, ShardInfo};
 use crate::suite::input::suite_surface;
 use crate::suite::{Case, Suite, discover};
 use crate::surface::{Surface, Tool, tokens};
@@ -83,6 +83,11 @@ pub trait Observer {
     fn progress(&mut self, progress: Progress);
     /// The run ended (finished or interrupted).
     fn finished(&mut self);
+    /// A switch that stops the run from outside, as Ctrl-C does (`mf mcp` hands the client's
+    /// cancellation in here); `None` = only Ctrl-C stops it.
+    fn cancel(&self) -> Option<run::Cancel> {
+        None
+    }
 }
 
 /// An observer that ignores everything.
@@ -188,8 +193,8 @@ pub fn profile_tools(
 }
 
 /// Paid models whose key variable is required and not set (checked before any request, so a
-/// run lists it with the budgets).
-fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
+/// run lists it with the budgets). Also `mf tasks generate`'s key rule.
+pub fn missing_keys(specs: &[crate::providers::config::ModelSpec]) -> Vec<BudgetError> {
     specs
         .iter()
         .filter(|s| s.provider.wire().is_some() && s.provider.key_required())
@@ -215,6 +220,7 @@ pub fn evaluate(
     observer: &mut dyn Observer,
 ) -> Result<EvalOutcome, EvalError> {
     let tools = profile_tools(surface.tools, &suite.suite, config.profile.as_deref())?;
+    let (tools, left_out) = super::leave_out::leave_out(tools, &config.without)?;
     if tools.is_empty() {
         return Err(EvalError::Plan(format!(
             "no tools to offer: {surface_label} has none; give a surface (PATH, URL, --stdio) or \
@@ -231,11 +237,18 @@ pub fn evaluate(
         Some(p) => format!("profile {p:?}"),
         None => format!("the surface ({surface_label})"),
     };
-    let problems = super::check_suite::check_cases(&cases, &tools, &suite.display, &offered);
+    // The error rules of `mf tasks lint`, on the selected cases against the offered tools.
+    let problems =
+        super::task_lint::blocking(&cases, &tools, &suite.display, &offered, suite.suite.format);
     if !problems.is_empty() {
+        let lines: Vec<String> = problems
+            .iter()
+            .map(|f| format!("  {} [{}]", f.one_line(), f.code))
+            .collect();
         return Err(EvalError::Plan(format!(
-            "the suite names what the surface does not have, so no request was sent:\n{}",
-            problems.join("\n")
+            "the suite cannot be evaluated as written, so no request was sent \
+             (`mf tasks lint` lists the same):\n{}",
+            lines.join("\n")
         )));
     }
 
@@ -281,18 +294,36 @@ pub fn evaluate(
 
     let models = models::build(config, specs)?;
     let case_ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
-    let planned = plan::trials(
+    let planned = left_out.apply(plan::trials(
         models.len(),
         &case_ids,
         config.repeat,
         config.seed,
-        tools.len(),
-    );
+        left_out.full(),
+    ));
+    let planned = match config.shard {
+        None => planned,
+        Some(shard) => {
+            let assignment =
+                shard::assign(models.len(), &prompt_tokens, config.repeat, shard.count);
+            let whole = planned.len();
+            let mine: Vec<_> = planned
+                .into_iter()
+                .filter(|t| assignment[t.model][t.case] + 1 == shard.index)
+                .collect();
+            observer.note(&format!(
+                "note: shard {shard}: {} of the plan's {whole} trials (the budgets were checked for all {whole})",
+                mine.len()
+            ));
+            mine
+        }
+    };
     let total = planned.len();
     let options = RunOptions {
         concurrency: config.concurrency,
         cache: config.cache_dir.as_deref().map(Cache::new),
         seed: config.seed,
+        cancel: observer.cancel(),
     };
     let models = Arc::new(models);
     observer.started(total, models.iter().any(RunModel::is_paid));
@@ -340,6 +371,15 @@ pub fn evaluate(
         for note in super::execute::attach(&mut card, prepared, &suite.suite, &cases, &tools)? {
             observer.note(&note);
         }
+    }
+    if let Some(shard) = config.shard {
+        card.shard = Some(ShardInfo {
+            plan: shard::plan_fingerprint(&card),
+            index: shard.index,
+            count: shard.count,
+            assignment: shard::ASSIGNMENT_VERSION.to_owned(),
+            trials: shard::shard_trials(&card, shard),
+        });
     }
     Ok(EvalOutcome::Card(Box::new(card)))
 }

@@ -6,6 +6,8 @@
 //! (verdicts, argument checks) → metrics (stats) → scorecard assembly and gates ([`scorecard`]).
 
 pub mod args;
+pub mod author;
+pub mod batch;
 pub mod cache;
 pub mod cases;
 pub mod check_suite;
@@ -14,12 +16,18 @@ pub mod dry_run;
 mod error;
 pub mod evaluate;
 pub mod execute;
+pub mod leave_out;
+pub mod merge;
 pub mod models;
+pub mod mount;
 pub mod plan;
 pub mod power;
+pub mod robustness;
 pub mod run;
 pub mod score;
 mod scorecard;
+pub mod shard;
+pub mod task_lint;
 
 pub use config::{EvalConfig, EvalGates};
 pub use error::EvalError;

@@ -12,6 +12,8 @@
 
 use sha2::{Digest, Sha256};
 
+use crate::util::counter_stream::CounterStream;
+
 /// The version of the permutation algorithm, written into every scorecard.
 pub const PERMUTATION_VERSION: &str = "mf-perm-v1";
 
@@ -20,62 +22,23 @@ pub const HARD_MAX_TRIALS: u64 = 1000;
 /// Hard cap on `--max-tools`.
 pub const HARD_MAX_TOOLS: usize = 1000;
 
-/// A byte stream from SHA-256 in counter mode.
-struct Stream {
-    key: [u8; 32],
-    counter: u64,
-    block: [u8; 32],
-    used: usize,
-}
-
-impl Stream {
-    fn new(seed: u64, case_id: &str, trial: u32) -> Stream {
-        let mut h = Sha256::new();
-        h.update(PERMUTATION_VERSION.as_bytes());
-        h.update([0]);
-        h.update(seed.to_le_bytes());
-        h.update(case_id.as_bytes());
-        h.update([0]);
-        h.update(trial.to_le_bytes());
-        Stream {
-            key: h.finalize().into(),
-            counter: 0,
-            block: [0; 32],
-            used: 32,
-        }
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        if self.used == 32 {
-            let mut h = Sha256::new();
-            h.update(self.key);
-            h.update(self.counter.to_le_bytes());
-            self.block = h.finalize().into();
-            self.counter += 1;
-            self.used = 0;
-        }
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&self.block[self.used..self.used + 8]);
-        self.used += 8;
-        u64::from_le_bytes(word)
-    }
-
-    /// Uniform in `0..bound` (bound ≥ 1), by rejection.
-    fn below(&mut self, bound: u64) -> u64 {
-        let zone = u64::MAX - (u64::MAX % bound + 1) % bound;
-        loop {
-            let w = self.next_u64();
-            if w <= zone {
-                return w % bound;
-            }
-        }
-    }
+/// The stream of one trial's tool order: keyed by `mf-perm-v1`, the seed, the case id and the
+/// trial index (module docs).
+fn stream(seed: u64, case_id: &str, trial: u32) -> CounterStream {
+    let mut h = Sha256::new();
+    h.update(PERMUTATION_VERSION.as_bytes());
+    h.update([0]);
+    h.update(seed.to_le_bytes());
+    h.update(case_id.as_bytes());
+    h.update([0]);
+    h.update(trial.to_le_bytes());
+    CounterStream::new(h.finalize().into())
 }
 
 /// The tool order for one trial: a permutation of `0..n` (indices into the surface order).
 pub fn permutation(seed: u64, case_id: &str, trial: u32, n: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
-    let mut stream = Stream::new(seed, case_id, trial);
+    let mut stream = stream(seed, case_id, trial);
     for i in (1..n).rev() {
         let j = stream.below(i as u64 + 1) as usize;
         order.swap(i, j);
@@ -126,6 +89,19 @@ pub enum BudgetError {
         repeat: u32,
         /// Paid models.
         models: usize,
+        /// The limit.
+        max: u64,
+    },
+    /// A plan of several runs (mount groups, ablation) with more paid trials in all than
+    /// `--max-trials`.
+    #[error(
+        "the plan has {planned} paid trials in all ({runs}), over --max-trials {max} (Action input `max-trials`); lower --repeat, select cases with --only/--cases, or raise it (hard cap {HARD_MAX_TRIALS})"
+    )]
+    PlanTrials {
+        /// Planned paid trials over every run.
+        planned: u64,
+        /// Each run's share, for people.
+        runs: String,
         /// The limit.
         max: u64,
     },

@@ -1,10 +1,13 @@
 //! The runner: send the planned trials with bounded concurrency, serve what the cache has,
-//! store what comes back, and stop cleanly on Ctrl-C (finished trials are already stored).
+//! store what comes back, and stop cleanly on Ctrl-C or a [`Cancel`] (finished trials are
+//! already stored).
 //!
 //! Memory stays flat in the number of trials: at most `concurrency` requests are in flight and
 //! each finished trial keeps only its parsed reply.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tokio::sync::Notify;
 use tokio::task::JoinSet;
 
 use super::TrialRecord;
@@ -88,6 +91,47 @@ pub struct Progress {
     pub errors: usize,
 }
 
+/// A way to stop a run from outside, as Ctrl-C does (an MCP client cancelling `run_eval`):
+/// requests in flight are abandoned, finished trials are kept (and are in the cache when it is
+/// on), and the run ends as interrupted. Clones share one switch.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<CancelInner>);
+
+#[derive(Debug, Default)]
+struct CancelInner {
+    flag: AtomicBool,
+    notify: Notify,
+}
+
+impl Cancel {
+    /// A switch that is off.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Turn it on: the run stops at its next step.
+    pub fn cancel(&self) {
+        self.0.flag.store(true, Ordering::SeqCst);
+        self.0.notify.notify_waiters();
+    }
+
+    /// Whether [`Cancel::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.flag.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once cancelled.
+    async fn cancelled(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
 /// Runner settings.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -97,6 +141,8 @@ pub struct RunOptions {
     pub cache: Option<Cache>,
     /// Permutation seed (part of the cache key).
     pub seed: u64,
+    /// Stops the run from outside (besides Ctrl-C).
+    pub cancel: Option<Cancel>,
 }
 
 /// What a run produced.
@@ -154,6 +200,9 @@ pub async fn run(
     let mut set: JoinSet<(usize, TrialRecord, u64)> = JoinSet::new();
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
+    let cancel = options.cancel.clone().unwrap_or_default();
+    let cancelled = cancel.cancelled();
+    tokio::pin!(cancelled);
     let concurrency = options.concurrency.max(1);
     let mut pending = plan.into_iter().enumerate();
     let mut exhausted = false;
@@ -169,6 +218,9 @@ pub async fn run(
     loop {
         // Fill the window: cache hits and offline answers finish inline, requests are spawned.
         while !exhausted && set.len() < concurrency {
+            if cancel.is_cancelled() {
+                break;
+            }
             let Some((slot, trial)) = pending.next() else {
                 exhausted = true;
                 break;
@@ -184,11 +236,23 @@ pub async fn run(
                 }
             }
         }
+        if cancel.is_cancelled() && !(exhausted && set.is_empty()) {
+            interrupted = true;
+            set.abort_all();
+            while set.join_next().await.is_some() {}
+            break;
+        }
         if set.is_empty() {
             break;
         }
         tokio::select! {
             biased;
+            _ = &mut cancelled => {
+                interrupted = true;
+                set.abort_all();
+                while set.join_next().await.is_some() {}
+                break;
+            }
             _ = &mut ctrl_c => {
                 interrupted = true;
                 set.abort_all();
@@ -304,4 +368,66 @@ async fn send(shared: &Shared, trial: &PlannedTrial) -> (TrialRecord, u64) {
     }
     rec.outcome = attempt.outcome;
     (rec, u64::from(attempt.retries) + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::config::EvalConfig;
+    use crate::surface::{Confidence, Origin};
+
+    /// Offline trials finish inline, without yielding: a cancel seen by the progress callback
+    /// must still stop the run at the next trial, keeping the finished ones.
+    #[test]
+    fn a_cancel_stops_an_offline_run_and_keeps_what_finished() {
+        let config = EvalConfig {
+            models: vec!["lexical".into()],
+            ..EvalConfig::default()
+        };
+        let suite = crate::suite::Suite::default();
+        let specs = crate::eval::models::resolve(&config, &suite, "s").expect("lexical");
+        let models = Arc::new(crate::eval::models::build(&config, specs).expect("build"));
+        let tools = vec![
+            Tool::named("get_order", Origin::default(), Confidence::High),
+            Tool::named("refund_order", Origin::default(), Confidence::High),
+        ];
+        let cases: Vec<(String, String)> = (0..10)
+            .map(|i| (format!("c{i}"), format!("get order {i}")))
+            .collect();
+        let ids: Vec<&str> = cases.iter().map(|(id, _)| id.as_str()).collect();
+        let plan = crate::eval::plan::trials(1, &ids, 1, 0, tools.len());
+        let cancel = Cancel::new();
+        let options = RunOptions {
+            concurrency: 4,
+            cache: None,
+            seed: 0,
+            cancel: Some(cancel.clone()),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let result = runtime.block_on(run(
+            Arc::clone(&models),
+            tools.clone(),
+            cases.clone(),
+            plan.clone(),
+            &options,
+            &mut |p| {
+                if p.done == 3 {
+                    cancel.cancel();
+                }
+            },
+        ));
+        assert!(result.interrupted);
+        assert_eq!(result.records.len(), 3);
+        // Without a cancel the same plan runs to the end.
+        let options = RunOptions {
+            cancel: Some(Cancel::new()),
+            ..options
+        };
+        let result = runtime.block_on(run(models, tools, cases, plan, &options, &mut |_| {}));
+        assert!(!result.interrupted);
+        assert_eq!(result.records.len(), 10);
+    }
 }

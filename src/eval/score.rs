@@ -238,8 +238,76 @@ pub fn metrics_with(
     no_arguments: Option<&str>,
 ) -> ModelMetrics {
     let surface = Surface::new(tools);
-    let case_by_id: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut checkers: HashMap<&str, ArgumentChecker> = HashMap::new();
+    aggregate(
+        cases,
+        &surface,
+        records,
+        price,
+        no_arguments,
+        &mut |_, case, record| {
+            surface.score(case, &record.outcome, &mut |tool, call, expected| {
+                checkers
+                    .entry(tool.name.as_str())
+                    .or_insert_with(|| ArgumentChecker::new(tool))
+                    .check(call, expected)
+            })
+        },
+    )
+}
+
+/// [`metrics_with`] over trials that were scored once already (the rows of scorecards that
+/// `mf merge` joins): each verdict and confusion column is computed again from the record's
+/// calls against the surface's names, and the argument check is the stored one, `args[i]` for
+/// `records[i]` (it needs the tool schemas and the case's `expectedArgs`, which a scorecard
+/// does not carry). Given the rows of one run, this returns that run's metrics exactly.
+pub fn metrics_rescored(
+    cases: &[Case],
+    tool_names: &[String],
+    records: &[TrialRecord],
+    args: &[Option<ArgCheck>],
+    price: Option<&Price>,
+    no_arguments: Option<&str>,
+) -> ModelMetrics {
+    let tools: Vec<Tool> = tool_names
+        .iter()
+        .map(|n| {
+            Tool::named(
+                n,
+                crate::surface::Origin::default(),
+                crate::surface::Confidence::High,
+            )
+        })
+        .collect();
+    let surface = Surface::new(&tools);
+    aggregate(
+        cases,
+        &surface,
+        records,
+        price,
+        no_arguments,
+        &mut |i, case, record| {
+            let mut score = surface.score(case, &record.outcome, &mut |_, _, _| ArgCheck {
+                ok: false,
+                problems: Vec::new(),
+                notes: Vec::new(),
+            });
+            score.args = args.get(i).cloned().flatten();
+            score
+        },
+    )
+}
+
+/// The figures of [`ModelMetrics`] from `records`, each scored by `score(index, case, record)`.
+fn aggregate<'a>(
+    cases: &'a [Case],
+    surface: &Surface<'a>,
+    records: &'a [TrialRecord],
+    price: Option<&Price>,
+    no_arguments: Option<&str>,
+    score: &mut dyn FnMut(usize, &'a Case, &'a TrialRecord) -> TrialScore,
+) -> ModelMetrics {
+    let case_by_id: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
 
     let mut per_tool: BTreeMap<&str, ToolTally> = BTreeMap::new();
     for name in &surface.names {
@@ -272,19 +340,14 @@ pub fn metrics_with(
     let mut unreviewed_errors = 0u64;
     let mut unreviewed_selection = Tally::default();
 
-    for record in records {
+    for (index, record) in records.iter().enumerate() {
         let Some(&case) = case_by_id.get(record.case_id.as_str()) else {
             continue;
         };
         if case.expected_tool.is_none() {
             continue;
         }
-        let score = surface.score(case, &record.outcome, &mut |tool, call, expected| {
-            checkers
-                .entry(tool.name.as_str())
-                .or_insert_with(|| ArgumentChecker::new(tool))
-                .check(call, expected)
-        });
+        let score = score(index, case, record);
 
         // Run health and spend: every trial.
         trials += 1;

@@ -7,10 +7,12 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::config::EvalConfig;
+use super::config::{EvalConfig, EvalGates};
 use super::plan::PERMUTATION_VERSION;
 use super::run::RunModel;
 use super::{TrialRecord, cache, score};
+use crate::providers::Reply;
+use crate::report::metrics::{ArgCheck, Verdict};
 use crate::report::scorecard::{
     CaseInfo, Gate, GateKind, Health, ModelResult, Reproducibility, SCORECARD_VERSION, Scorecard,
     Selection, Status, SuiteInfo, Timing, TrialRow,
@@ -70,8 +72,6 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             m.spec.price.as_ref(),
             no_arguments,
         );
-        let mut errors_by_kind = BTreeMap::new();
-        let mut requests = 0;
         let mut rows = Vec::with_capacity(records.len());
         for r in &records {
             let Some(case) = case_by_id.get(r.case_id.as_str()) else {
@@ -81,98 +81,9 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             if no_arguments.is_some() {
                 scored.args = None;
             }
-            if !r.cached && m.is_paid() {
-                requests += u64::from(r.retries) + 1;
-            }
-            let (calls, text, usage, error) = match &r.outcome {
-                Ok(reply) => (
-                    reply.calls.clone(),
-                    reply.text.as_ref().map(|t| t.chars().take(500).collect()),
-                    reply.usage,
-                    None,
-                ),
-                Err(e) => {
-                    *errors_by_kind
-                        .entry(
-                            serde_json::to_value(e.kind)
-                                .ok()
-                                .and_then(|v| v.as_str().map(str::to_owned))
-                                .unwrap_or_default(),
-                        )
-                        .or_insert(0u64) += 1;
-                    (Vec::new(), None, None, Some(e.clone()))
-                }
-            };
-            rows.push(TrialRow {
-                case: r.case_id.clone(),
-                trial: r.trial,
-                order: r.order.clone(),
-                verdict: scored.verdict,
-                calls,
-                args: scored.args,
-                text,
-                error,
-                latency_ms: r.latency_ms,
-                usage,
-                retries: r.retries,
-                cached: r.cached,
-                execution: None,
-            });
+            rows.push(row(r, scored.verdict, scored.args));
         }
-        let mut problems = Vec::new();
-        let error_rate = metrics.error_rate.value;
-        let healthy_errors = error_rate.is_some_and(|v| v <= gates_cfg.max_error_rate);
-        if !healthy_errors {
-            problems.push(format!(
-                "{} of {} trials ended in errors, over --max-error-rate {}",
-                metrics.errors, metrics.trials, gates_cfg.max_error_rate
-            ));
-        }
-        if let Some(problem) = tools_unseen(&metrics, inp.tool_tokens) {
-            problems.push(problem);
-        }
-        let healthy_scored = metrics.scored >= gates_cfg.min_scored;
-        if !healthy_scored {
-            problems.push(format!(
-                "{} scored trials, under --min-scored {}",
-                metrics.scored, gates_cfg.min_scored
-            ));
-        }
-        let label = &m.spec.label;
-        let gate = |name: &str, threshold: f64, value: Option<f64>, passed: bool, kind| Gate {
-            name: name.to_owned(),
-            model: label.clone(),
-            threshold,
-            value,
-            passed,
-            kind,
-        };
-        gates.push(gate(
-            "max-error-rate",
-            gates_cfg.max_error_rate,
-            error_rate,
-            healthy_errors,
-            GateKind::Health,
-        ));
-        gates.push(gate(
-            "min-scored",
-            gates_cfg.min_scored as f64,
-            Some(metrics.scored as f64),
-            healthy_scored,
-            GateKind::Health,
-        ));
-        // An unmeasured value (`None`) fails its gate.
-        if let Some(min) = gates_cfg.min_accuracy {
-            let v = metrics.selection_accuracy.value;
-            let passed = v.is_some_and(|v| v >= min);
-            gates.push(gate("min-accuracy", min, v, passed, GateKind::Quality));
-        }
-        if let Some(max) = gates_cfg.max_over_trigger {
-            let v = metrics.over_trigger.value;
-            let passed = v.is_some_and(|v| v <= max);
-            gates.push(gate("max-over-trigger", max, v, passed, GateKind::Quality));
-        }
-        models.push(ModelResult {
+        let mut result = ModelResult {
             label: m.spec.label.clone(),
             provider: m.spec.provider.id().to_owned(),
             wire: m.wire().to_owned(),
@@ -183,32 +94,25 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             max_output_tokens: m.max_output_tokens,
             price: m.spec.price.clone(),
             health: Health {
-                healthy: problems.is_empty(),
-                problems,
-                requests,
-                errors_by_kind,
+                healthy: true,
+                problems: Vec::new(),
+                requests: 0,
+                errors_by_kind: BTreeMap::new(),
             },
             metrics,
+            robustness: None,
             trials: rows,
             execution: None,
-        });
+        };
+        gates.extend(judge(&mut result, inp.tool_tokens, gates_cfg));
+        models.push(result);
     }
-    let unhealthy = gates
-        .iter()
-        .any(|g| !g.passed && g.kind == GateKind::Health)
-        || models.iter().any(|m| !m.health.healthy);
-    let status = if unhealthy {
-        Status::Unhealthy
-    } else if gates.iter().any(|g| !g.passed) {
-        Status::Fail
-    } else {
-        Status::Pass
-    };
+    let status = status(&gates, &models);
     let surface = Surface {
         tools: inp.tools.to_vec(),
         skills: Vec::new(),
     };
-    Scorecard {
+    let mut card = Scorecard {
         version: SCORECARD_VERSION,
         kind: "scorecard".into(),
         status,
@@ -230,6 +134,8 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                     reviewed: c.reviewed,
                     tags: c.tags.clone(),
                     line: c.line,
+                    mutated_from: c.mutated_from.clone(),
+                    mutation: c.mutation.clone(),
                     prompt_tokens: *t,
                 })
                 .collect(),
@@ -241,6 +147,12 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             },
             profile: config.profile.clone(),
             execution: None,
+            profile_tools: config.profile.as_ref().and_then(|p| {
+                let mut members = inp.suite.profiles.get(p)?.clone();
+                members.sort();
+                Some(members)
+            }),
+            without: config.without.clone(),
         },
         reproducibility: Reproducibility {
             mf_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -255,7 +167,161 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
         timing: Timing {
             wall_ms: inp.wall.as_millis() as u64,
             run_ms: inp.run.as_millis() as u64,
+            parts: Vec::new(),
         },
+        profiles: None,
+        shard: None,
+        partial: None,
+    };
+    for model in &mut card.models {
+        model.robustness = super::robustness::robustness(&model.trials, &card.suite.cases);
+    }
+    card
+}
+
+/// The scorecard row of one trial record, scored.
+fn row(r: &TrialRecord, verdict: Verdict, args: Option<ArgCheck>) -> TrialRow {
+    let (calls, text, usage, error) = match &r.outcome {
+        Ok(reply) => (
+            reply.calls.clone(),
+            reply.text.as_ref().map(|t| t.chars().take(500).collect()),
+            reply.usage,
+            None,
+        ),
+        Err(e) => (Vec::new(), None, None, Some(e.clone())),
+    };
+    TrialRow {
+        case: r.case_id.clone(),
+        trial: r.trial,
+        order: r.order.clone(),
+        verdict,
+        calls,
+        args,
+        text,
+        error,
+        latency_ms: r.latency_ms,
+        usage,
+        retries: r.retries,
+        cached: r.cached,
+        execution: None,
+    }
+}
+
+/// The trial record a scorecard row was made from (its text cut to 500 characters), for
+/// scoring rows again.
+pub(crate) fn record_of(model: &str, row: &TrialRow) -> TrialRecord {
+    TrialRecord {
+        model: model.to_owned(),
+        case_id: row.case.clone(),
+        trial: row.trial,
+        order: row.order.clone(),
+        outcome: match &row.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(Reply {
+                calls: row.calls.clone(),
+                text: row.text.clone(),
+                usage: row.usage,
+            }),
+        },
+        latency_ms: row.latency_ms,
+        retries: row.retries,
+        cached: row.cached,
+    }
+}
+
+/// Health and gates of one model whose `metrics` and `trials` are filled in: the requests sent
+/// and errors by kind (from the rows), the health problems, and every gate `gates_cfg` asks for.
+pub(crate) fn judge(model: &mut ModelResult, tool_tokens: u64, gates_cfg: &EvalGates) -> Vec<Gate> {
+    let metrics = &model.metrics;
+    let paid = model.wire != "offline";
+    let mut errors_by_kind = BTreeMap::new();
+    let mut requests = 0;
+    for r in &model.trials {
+        if !r.cached && paid {
+            requests += u64::from(r.retries) + 1;
+        }
+        if let Some(e) = &r.error {
+            *errors_by_kind
+                .entry(crate::report::trial::error_kind_name(e.kind))
+                .or_insert(0u64) += 1;
+        }
+    }
+    let mut problems = Vec::new();
+    let error_rate = metrics.error_rate.value;
+    let healthy_errors = error_rate.is_some_and(|v| v <= gates_cfg.max_error_rate);
+    if !healthy_errors {
+        problems.push(format!(
+            "{} of {} trials ended in errors, over --max-error-rate {}",
+            metrics.errors, metrics.trials, gates_cfg.max_error_rate
+        ));
+    }
+    if let Some(problem) = tools_unseen(metrics, tool_tokens) {
+        problems.push(problem);
+    }
+    let healthy_scored = metrics.scored >= gates_cfg.min_scored;
+    if !healthy_scored {
+        problems.push(format!(
+            "{} scored trials, under --min-scored {}",
+            metrics.scored, gates_cfg.min_scored
+        ));
+    }
+    let label = &model.label;
+    let gate = |name: &str, threshold: f64, value: Option<f64>, passed: bool, kind| Gate {
+        name: name.to_owned(),
+        model: label.clone(),
+        threshold,
+        value,
+        passed,
+        kind,
+    };
+    let mut gates = vec![
+        gate(
+            "max-error-rate",
+            gates_cfg.max_error_rate,
+            error_rate,
+            healthy_errors,
+            GateKind::Health,
+        ),
+        gate(
+            "min-scored",
+            gates_cfg.min_scored as f64,
+            Some(metrics.scored as f64),
+            healthy_scored,
+            GateKind::Health,
+        ),
+    ];
+    // An unmeasured value (`None`) fails its gate.
+    if let Some(min) = gates_cfg.min_accuracy {
+        let v = metrics.selection_accuracy.value;
+        let passed = v.is_some_and(|v| v >= min);
+        gates.push(gate("min-accuracy", min, v, passed, GateKind::Quality));
+    }
+    if let Some(max) = gates_cfg.max_over_trigger {
+        let v = metrics.over_trigger.value;
+        let passed = v.is_some_and(|v| v <= max);
+        gates.push(gate("max-over-trigger", max, v, passed, GateKind::Quality));
+    }
+    model.health = Health {
+        healthy: problems.is_empty(),
+        problems,
+        requests,
+        errors_by_kind,
+    };
+    gates
+}
+
+/// The run's status: unhealthy before failed before passed.
+pub(crate) fn status(gates: &[Gate], models: &[ModelResult]) -> Status {
+    let unhealthy = gates
+        .iter()
+        .any(|g| !g.passed && g.kind == GateKind::Health)
+        || models.iter().any(|m| !m.health.healthy);
+    if unhealthy {
+        Status::Unhealthy
+    } else if gates.iter().any(|g| !g.passed) {
+        Status::Fail
+    } else {
+        Status::Pass
     }
 }
 

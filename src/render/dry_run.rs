@@ -8,20 +8,45 @@ use crate::render::text::{plural, power_lines};
 /// The plan as `mf eval --dry-run` prints it.
 pub fn text(plan: &DryRun) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "plan: {} × {} × {} = {}; {} offered in a shuffled order per trial (seed {}, {})\n",
-        plural(plan.cases, "case", "cases"),
-        plural(plan.repeat as usize, "repeat", "repeats"),
-        plural(plan.models.len(), "model", "models"),
-        plural(
-            (plan.trials_per_model * plan.models.len() as u64) as usize,
-            "trial",
-            "trials"
-        ),
-        plural(plan.tools, "tool", "tools"),
-        plan.seed,
-        plan.permutation,
-    ));
+    if plan.parts.is_empty() {
+        s.push_str(&format!(
+            "plan: {} × {} × {} = {}; {} offered in a shuffled order per trial (seed {}, {})\n",
+            plural(plan.cases, "case", "cases"),
+            plural(plan.repeat as usize, "repeat", "repeats"),
+            plural(plan.models.len(), "model", "models"),
+            plural(
+                (plan.trials_per_model * plan.models.len() as u64) as usize,
+                "trial",
+                "trials"
+            ),
+            plural(plan.tools, "tool", "tools"),
+            plan.seed,
+            plan.permutation,
+        ));
+    } else {
+        s.push_str(&format!(
+            "plan: {} runs, {} per model × {} = {}, each in a shuffled tool order (seed {}, {}):\n",
+            plan.parts.len(),
+            plural(plan.trials_per_model as usize, "trial", "trials"),
+            plural(plan.models.len(), "model", "models"),
+            plural(
+                (plan.trials_per_model * plan.models.len() as u64) as usize,
+                "trial",
+                "trials"
+            ),
+            plan.seed,
+            plan.permutation,
+        ));
+        for p in &plan.parts {
+            s.push_str(&format!(
+                "  {}: {}, {}, {} per model\n",
+                p.label,
+                plural(p.cases, "case", "cases"),
+                plural(p.tools, "tool", "tools"),
+                plural(p.trials_per_model as usize, "trial", "trials"),
+            ));
+        }
+    }
     s.push_str(&format!(
         "prompt tokens (lower bound, {}): {} per model, {}–{} per trial\n",
         plan.tokenizer,
@@ -40,6 +65,25 @@ pub fn text(plan: &DryRun) -> String {
         s.push_str(&format!(
             "  {:<40} {} trials  cost {}\n",
             model.label, plan.trials_per_model, cost
+        ));
+    }
+    if let Some(sp) = &plan.shard {
+        let sizes: Vec<String> = sp
+            .sizes
+            .iter()
+            .enumerate()
+            .map(|(i, (trials, tokens))| {
+                format!(
+                    "{}/{} {trials} trials ({tokens} tokens)",
+                    i + 1,
+                    sp.shard.count
+                )
+            })
+            .collect();
+        s.push_str(&format!(
+            "shards (mf-shard-v1, by case × model, balanced by prompt tokens × repeats): {}; this run sends shard {} only, the budgets below are the whole plan's\n",
+            sizes.join(" · "),
+            sp.shard
         ));
     }
     if let Some(w) = &plan.wall {

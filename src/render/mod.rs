@@ -9,6 +9,7 @@
 //! they share. [`render`] is the one table from document × [`Format`] to bytes that
 //! `mf report` uses.
 
+pub mod ablate_md;
 pub mod badge;
 pub mod ci;
 pub mod document;

@@ -15,6 +15,8 @@ pub struct Reporter {
     next_line: usize,
     /// A bar is wanted (stderr is a terminal and `--no-progress` was not given).
     tty: bool,
+    /// `--quiet`: no progress and no notes, only warnings and errors.
+    quiet: bool,
 }
 
 impl Reporter {
@@ -26,12 +28,22 @@ impl Reporter {
             total: 0,
             next_line: 0,
             tty,
+            quiet: false,
         }
+    }
+
+    /// Under `--quiet`: no progress lines, and of the notes only warnings and errors.
+    pub fn quiet(mut self, quiet: bool) -> Reporter {
+        self.quiet = quiet;
+        self
     }
 }
 
 impl Observer for Reporter {
     fn note(&mut self, line: &str) {
+        if self.quiet && !(line.starts_with("warning") || line.starts_with("error")) {
+            return;
+        }
         let write = || {
             let mut err = std::io::stderr().lock();
             let _ = writeln!(err, "{}", crate::util::untrusted::log_text(line));
@@ -58,7 +70,7 @@ impl Observer for Reporter {
     }
 
     fn progress(&mut self, p: Progress) {
-        if !self.enabled {
+        if !self.enabled || self.quiet {
             return;
         }
         if let Some(bar) = &self.bar {

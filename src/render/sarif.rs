@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::report::lint::{Finding, LintReport, Severity};
+use crate::report::tasks_lint::TasksLintReport;
 
 /// The SARIF schema URI written as `$schema`.
 pub const SARIF_SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -99,11 +100,11 @@ fn rule(code: &str, severity: Severity, doc: Option<RuleDoc>) -> Value {
 }
 
 /// The text of a result: the message, then the suggestion on its own line.
-fn message_text(finding: &Finding) -> String {
-    if finding.suggestion.is_empty() {
-        finding.message.clone()
+fn message_text(message: &str, suggestion: &str) -> String {
+    if suggestion.is_empty() {
+        message.to_owned()
     } else {
-        format!("{}\nSuggestion: {}", finding.message, finding.suggestion)
+        format!("{message}\nSuggestion: {suggestion}")
     }
 }
 
@@ -119,9 +120,9 @@ fn logical_location(finding: &Finding) -> Value {
 
 /// The `locations` of a result: a physical location when the file is known (with a region when
 /// the line is), and always the logical location.
-fn locations(finding: &Finding) -> Value {
+fn locations(file: Option<&str>, line: Option<u32>, logical: Value) -> Value {
     let mut location = Map::new();
-    if let Some(file) = &finding.file {
+    if let Some(file) = file {
         let (uri, absolute) = path_uri(file);
         let mut artifact = Map::new();
         artifact.insert("uri".into(), json!(uri));
@@ -130,15 +131,12 @@ fn locations(finding: &Finding) -> Value {
         }
         let mut physical = Map::new();
         physical.insert("artifactLocation".into(), Value::Object(artifact));
-        if let Some(line) = finding.line.filter(|l| *l >= 1) {
+        if let Some(line) = line.filter(|l| *l >= 1) {
             physical.insert("region".into(), json!({ "startLine": line }));
         }
         location.insert("physicalLocation".into(), Value::Object(physical));
     }
-    location.insert(
-        "logicalLocations".into(),
-        json!([logical_location(finding)]),
-    );
+    location.insert("logicalLocations".into(), json!([logical]));
     json!([Value::Object(location)])
 }
 
@@ -161,16 +159,27 @@ fn properties(finding: &Finding) -> Value {
     Value::Object(props)
 }
 
-/// A lint report as a SARIF 2.1.0 log. `rule_doc` looks a code up in the rule registry; codes
-/// it does not know get their code as short description and no help.
-pub fn lint(report: &LintReport, rule_doc: &dyn Fn(&str) -> Option<RuleDoc>) -> String {
+/// One result before it is laid out, whichever report it comes from.
+struct Item<'a> {
+    code: &'a str,
+    severity: Severity,
+    text: String,
+    locations: Value,
+    fingerprint: String,
+    properties: Value,
+}
+
+/// The SARIF log of `items`, with `run_properties` on the run.
+fn log(
+    items: Vec<Item<'_>>,
+    rule_doc: &dyn Fn(&str) -> Option<RuleDoc>,
+    run_properties: Value,
+) -> String {
     // Rules sorted by code; each at the worst severity it appears with.
     let mut worst: BTreeMap<&str, Severity> = BTreeMap::new();
-    for finding in &report.findings {
-        let entry = worst
-            .entry(finding.code.as_str())
-            .or_insert(finding.severity);
-        *entry = (*entry).max(finding.severity);
+    for item in &items {
+        let entry = worst.entry(item.code).or_insert(item.severity);
+        *entry = (*entry).max(item.severity);
     }
     let index: BTreeMap<&str, usize> = worst
         .keys()
@@ -182,18 +191,17 @@ pub fn lint(report: &LintReport, rule_doc: &dyn Fn(&str) -> Option<RuleDoc>) -> 
         .map(|(code, severity)| rule(code, *severity, rule_doc(code)))
         .collect();
 
-    let results: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|finding| {
+    let results: Vec<Value> = items
+        .into_iter()
+        .map(|item| {
             json!({
-                "ruleId": finding.code,
-                "ruleIndex": index.get(finding.code.as_str()).copied().unwrap_or_default(),
-                "level": level(finding.severity),
-                "message": { "text": message_text(finding) },
-                "locations": locations(finding),
-                "partialFingerprints": { FINGERPRINT_KEY: finding.baseline_key() },
-                "properties": properties(finding),
+                "ruleId": item.code,
+                "ruleIndex": index.get(item.code).copied().unwrap_or_default(),
+                "level": level(item.severity),
+                "message": { "text": item.text },
+                "locations": item.locations,
+                "partialFingerprints": { FINGERPRINT_KEY: item.fingerprint },
+                "properties": item.properties,
             })
         })
         .collect();
@@ -213,12 +221,68 @@ pub fn lint(report: &LintReport, rule_doc: &dyn Fn(&str) -> Option<RuleDoc>) -> 
         "runs": [{
             "tool": { "driver": Value::Object(driver) },
             "results": results,
-            "properties": {
-                "target": report.target,
-                "fingerprint": report.fingerprint,
-                "summary": report.summary,
-            },
+            "properties": run_properties,
         }],
     });
     crate::render::json::to_string(&log)
+}
+
+/// A lint report as a SARIF 2.1.0 log. `rule_doc` looks a code up in the rule registry; codes
+/// it does not know get their code as short description and no help.
+pub fn lint(report: &LintReport, rule_doc: &dyn Fn(&str) -> Option<RuleDoc>) -> String {
+    let items = report
+        .findings
+        .iter()
+        .map(|f| Item {
+            code: &f.code,
+            severity: f.severity,
+            text: message_text(&f.message, &f.suggestion),
+            locations: locations(f.file.as_deref(), f.line, logical_location(f)),
+            fingerprint: f.baseline_key(),
+            properties: properties(f),
+        })
+        .collect();
+    let run = json!({
+        "target": report.target,
+        "fingerprint": report.fingerprint,
+        "summary": report.summary,
+    });
+    log(items, rule_doc, run)
+}
+
+/// A tasks lint report as a SARIF 2.1.0 log: each finding at its case's line in the suite
+/// file, its logical location the case (or the tool it counts, or the suite).
+pub fn tasks_lint(report: &TasksLintReport, rule_doc: &dyn Fn(&str) -> Option<RuleDoc>) -> String {
+    let items = report
+        .findings
+        .iter()
+        .map(|f| {
+            let logical = match (&f.case, &f.tool) {
+                (Some(case), _) => json!({ "name": case, "kind": "object" }),
+                (None, Some(tool)) => json!({ "name": tool, "kind": "function" }),
+                (None, None) => json!({ "name": "suite", "kind": "module" }),
+            };
+            let mut props = Map::new();
+            for (key, value) in [("case", &f.case), ("tool", &f.tool), ("field", &f.field)] {
+                if let Some(value) = value {
+                    props.insert(key.into(), json!(value));
+                }
+            }
+            Item {
+                code: &f.code,
+                severity: f.severity,
+                text: message_text(&f.message, &f.suggestion),
+                locations: locations(Some(&f.file), f.line, logical),
+                fingerprint: f.key(),
+                properties: Value::Object(props),
+            }
+        })
+        .collect();
+    let run = json!({
+        "suite": report.suite,
+        "surface": report.surface,
+        "fingerprint": report.fingerprint,
+        "summary": report.summary,
+    });
+    log(items, rule_doc, run)
 }

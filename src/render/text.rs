@@ -10,6 +10,7 @@ use crate::report::ci::CiStatus;
 use crate::report::compare::{Effect, Pairing, PowerPlan, Verdict as CompareVerdict};
 use crate::report::lint::{Finding, LintSummary};
 use crate::report::metrics::Rate;
+use crate::report::scorecard::{PartialInfo, ShardInfo};
 
 /// A share as a whole percentage (`17%`), or `n/a` when it was not measured.
 pub fn percent(value: Option<f64>) -> String {
@@ -199,4 +200,29 @@ pub fn scope_phrase(summary: &LintSummary) -> String {
         let _ = write!(s, " and {}", plural(summary.skills, "skill", "skills"));
     }
     s
+}
+
+/// `part: shard 2/3 (40 trials; …)`: what a part of a sharded eval holds.
+pub fn part_phrase(s: &ShardInfo) -> String {
+    format!(
+        "part: shard {}/{} ({}; its figures cover this shard only — merge the parts with `mf merge`)",
+        s.index,
+        s.count,
+        plural(s.trials.len(), "trial", "trials")
+    )
+}
+
+/// `PARTIAL: shard 3/3 missing (30 trials); …`: what a partial merge lacks.
+pub fn partial_phrase(p: &PartialInfo) -> String {
+    let missing: Vec<String> = p
+        .missing
+        .iter()
+        .map(|k| format!("{k}/{}", p.count))
+        .collect();
+    format!(
+        "PARTIAL: shard{} {} missing ({}); the figures cover the merged shards only",
+        if missing.len() == 1 { "" } else { "s" },
+        missing.join(", "),
+        plural(p.missing_trials as usize, "trial", "trials")
+    )
 }

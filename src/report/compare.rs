@@ -89,6 +89,10 @@ pub struct EvalComparison {
     /// What this suite can reveal under the gate in use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<PowerPlan>,
+    /// Mount-group scores of either run, group by group (a group defined differently is not
+    /// comparable).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<GroupComparison>,
 }
 
 /// The A/A run: base evaluated again with identical settings and fresh requests.
@@ -193,6 +197,11 @@ pub struct ModelComparison {
     pub tools: Vec<MetricComparison>,
     /// Confusion pairs new or resolved between the runs (Holm-adjusted as one family).
     pub pairs: Vec<MetricComparison>,
+    /// The pass rate of the variants (`mf tasks mutate`) both runs have with the same id and
+    /// input, paired like the other metrics; metric `robustness`, never gated. Absent when the
+    /// runs share no variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robustness: Option<MetricComparison>,
 }
 
 /// One metric, base vs head.
@@ -365,4 +374,43 @@ pub struct ConfusablePair {
     pub score: f64,
     /// Score in base; `null` when either tool is new.
     pub before: Option<f64>,
+}
+
+/// One group of one model in `mf compare` (`eval.profiles[]`): base and head side by side, or
+/// why they cannot be compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupComparison {
+    /// The group.
+    pub profile: String,
+    /// The model label.
+    pub model: String,
+    /// False when the group's definition differs between the runs, or it was scored on one side
+    /// only: its figures measure different things.
+    pub comparable: bool,
+    /// Why not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    /// Base's figures, when base scored the group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<GroupFigures>,
+    /// Head's figures, when head scored the group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<GroupFigures>,
+}
+
+/// A group's figures on one side of a compare.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupFigures {
+    /// Mounted alone.
+    pub mounted: Rate,
+    /// Within all tools.
+    pub all_in_one: Rate,
+    /// `mounted − allInOne`.
+    pub delta: Option<f64>,
+    /// Cases right only when mounted alone.
+    pub lifted: Vec<String>,
+    /// Cases wrong only when mounted alone.
+    pub jammed: Vec<String>,
 }

@@ -47,20 +47,7 @@ pub struct ScanReport {
 }
 
 /// The outcome of starting one configured server (`mf scan --probe`).
-#[derive(Debug, Clone, Serialize)]
-pub struct Probe {
-    /// The config entry's name.
-    pub server: String,
-    /// How it was reached.
-    pub transport: crate::surface::scan::mcp_config::Transport,
-    /// Whether its tools were listed.
-    pub ok: bool,
-    /// How many tools it served.
-    pub tools: usize,
-    /// Why it failed (command not found, timeout, exited early with its stderr tail, …).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
+pub use crate::surface::scan::probe::Probe;
 
 /// Counts of a scan.
 #[derive(Debug, Clone, Serialize)]

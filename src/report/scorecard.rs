@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::metrics::{ArgCheck, ModelMetrics, Verdict};
+use super::metrics::{ArgCheck, ModelMetrics, Rate, Verdict};
 use super::trial::{Call, TrialError, Usage};
 use crate::suite::models::Price;
 
@@ -30,6 +30,62 @@ pub struct Scorecard {
     pub gates: Vec<Gate>,
     /// Wall-clock figures: the only fields that differ between identical runs.
     pub timing: Timing,
+    /// Mount-group scoring (`--profile all|NAME`): each group mounted alone vs within all tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profiles: Option<super::mount::MountScores>,
+    /// Present on a part written by `mf eval --shard K/N`: which shard of which plan it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+    /// Present on a scorecard `mf merge --allow-partial` joined from an incomplete set of parts:
+    /// what is missing. Its metrics cover only the trials it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialInfo>,
+}
+
+/// Which shard of which plan a part holds (SCHEMA.md "Shards and merge").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShardInfo {
+    /// `sha256:` of the plan: every field that decides the trials, their requests and their
+    /// scoring (suite, reproducibility, model settings, gate thresholds); timing and trial
+    /// results are not part of it.
+    pub plan: String,
+    /// 1-based shard number K.
+    pub index: u32,
+    /// Shard count N.
+    pub count: u32,
+    /// The assignment rule (`mf-shard-v1`).
+    pub assignment: String,
+    /// Every trial this shard holds, in plan order.
+    pub trials: Vec<TrialKey>,
+}
+
+/// One trial of a plan.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrialKey {
+    /// Model label.
+    pub model: String,
+    /// Case id.
+    pub case: String,
+    /// 0-based repeat index.
+    pub trial: u32,
+}
+
+/// What a partial merge lacks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartialInfo {
+    /// The plan fingerprint of the parts.
+    pub plan: String,
+    /// Shard count N.
+    pub count: u32,
+    /// Shards that were merged (1-based).
+    pub shards: Vec<u32>,
+    /// Shards that were not (1-based).
+    pub missing: Vec<u32>,
+    /// Trials of the missing shards.
+    pub missing_trials: u64,
 }
 
 /// Overall verdict.
@@ -73,6 +129,14 @@ pub struct SuiteInfo {
     /// `--execute`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub execution: Option<super::exec::ExecutionInfo>,
+    /// With `profile`: its definition (member names as the suite lists them, sorted); runs
+    /// whose definitions differ are not comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_tools: Option<Vec<String>>,
+    /// Tools left out of the plan (`mf ablate`); each trial kept the full plan's order of the
+    /// rest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without: Vec<String>,
 }
 
 /// How cases were selected.
@@ -105,6 +169,12 @@ pub struct CaseInfo {
     /// Line of the case in the suite file, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// The case this one is a variant of (`mf tasks mutate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutated_from: Option<String>,
+    /// Which variant (`casing`, `typos`, …), with `mutatedFrom`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutation: Option<String>,
     /// Prompt tokens lower bound for one trial (tools + input, o200k_base).
     pub prompt_tokens: u64,
 }
@@ -155,11 +225,59 @@ pub struct ModelResult {
     pub health: Health,
     /// The metrics (official figures count reviewed cases only).
     pub metrics: ModelMetrics,
+    /// Original vs mutated pass rates, when the run had variants (`mutatedFrom`) of its
+    /// reviewed cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robustness: Option<Robustness>,
     /// One row per trial, in plan order (case, then trial index).
     pub trials: Vec<TrialRow>,
     /// With `--execute`: the execution metric and each case's executions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub execution: Option<super::exec::ModelExecution>,
+}
+
+/// How the model did on the variants of cases (`mf tasks mutate`) against the cases themselves.
+/// A trial passes by the case-level rule's trial test (`eval::cases`): scored, a selection
+/// success, arguments ok. Only reviewed originals with at least one variant in the run count,
+/// and only their variants.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Robustness {
+    /// Passing trials of the originals.
+    pub original: Rate,
+    /// Passing trials of their variants.
+    pub mutated: Rate,
+    /// `mutated.value - original.value`; `null` when either is unmeasured. Negative: the
+    /// wording changes hurt.
+    pub delta: Option<f64>,
+    /// Per mutation kind: the variants' pass rate and their originals'.
+    pub by_kind: Vec<KindRobustness>,
+    /// Variants that fail (a majority of their scored trials) while their original passes.
+    pub broken: Vec<BrokenVariant>,
+}
+
+/// One mutation kind's share of [`Robustness`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KindRobustness {
+    /// The kind (`casing`, `punctuation`, `filler`, `typos`, `word-order`, `distractor`).
+    pub mutation: String,
+    /// Passing trials of the originals of this kind's variants.
+    pub original: Rate,
+    /// Passing trials of this kind's variants.
+    pub mutated: Rate,
+}
+
+/// A variant that broke a passing case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokenVariant {
+    /// The original case id.
+    pub case: String,
+    /// The variant's id.
+    pub variant: String,
+    /// Its kind.
+    pub mutation: String,
 }
 
 /// Whether the run itself can be trusted.
@@ -250,5 +368,21 @@ pub struct Timing {
     /// The whole command in milliseconds (loading, tokenizing, running, scoring).
     pub wall_ms: u64,
     /// The runner alone: from the first trial sent to the last answer, in milliseconds.
+    pub run_ms: u64,
+    /// On a merged scorecard: each part's own timing, by shard (the parts ran in parallel, so
+    /// `wallMs` and `runMs` above are the largest of them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PartTiming>,
+}
+
+/// One part's timing in a merged scorecard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartTiming {
+    /// 1-based shard number.
+    pub shard: u32,
+    /// The part's `timing.wallMs`.
+    pub wall_ms: u64,
+    /// The part's `timing.runMs`.
     pub run_ms: u64,
 }

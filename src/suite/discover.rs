@@ -68,3 +68,16 @@ pub fn suite_file(path: &Path) -> SuiteFile {
         SuiteFile::Authored
     }
 }
+
+/// Where a scan writes its draft in `dir`: `mf.suite.json`, unless one exists that a person
+/// owns (not a draft): then `mf.suite.draft.json`, so a scan never overwrites a hand-written
+/// suite. Anything at `mf.suite.json` that is not readably a draft — not UTF-8, not JSON, a
+/// symlink, a folder — is treated as the author's: only a missing file or a draft is written
+/// over.
+pub fn scan_suite_target(dir: &Path) -> PathBuf {
+    let main = dir.join("mf.suite.json");
+    match suite_file(&main) {
+        SuiteFile::Missing | SuiteFile::Draft => main,
+        SuiteFile::Unreadable | SuiteFile::Authored => dir.join("mf.suite.draft.json"),
+    }
+}

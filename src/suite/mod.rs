@@ -5,16 +5,19 @@
 //! eval readiness in [`validate`], `--cases`/`--only`/`--skip` in [`select`]. `mf scan` writes
 //! drafts of these types.
 
+pub mod author;
 pub mod discover;
 pub mod edit;
 pub mod execution;
 pub mod input;
 mod locate;
 pub mod models;
+pub mod mutate;
 pub mod read;
 pub mod select;
 pub mod taskset;
 pub mod validate;
+pub mod write;
 
 pub use read::read_suite_any;
 pub use select::{Selection, select};
@@ -190,6 +193,14 @@ pub struct Case {
     /// `false` = never counts in official scores. Default true.
     #[serde(default = "yes")]
     pub reviewed: bool,
+    /// The id of the case this one is a variant of (`mf tasks mutate`); the scorecard's
+    /// `robustness` compares the two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutated_from: Option<String>,
+    /// Which variant this is (`casing`, `punctuation`, `filler`, `typos`, `word-order`,
+    /// `distractor`), with `mutatedFrom`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutation: Option<String>,
     /// 1-based line where the case starts in its file (the `{` in JSON, the `-` of the sequence
     /// item in YAML); `None` when built in memory or when a YAML layout hid it. Not part of the
     /// file.

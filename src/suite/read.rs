@@ -44,6 +44,21 @@ impl Syntax {
 /// the case id and key when they lie inside a case. Duplicate case ids are an error listing
 /// every repeated id with its lines.
 pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
+    read_any(path, display, true).map(|(suite, _)| suite)
+}
+
+/// [`read_suite_any`] without the duplicate-id refusal: for `mf tasks lint`, which reports
+/// every repeated id as a finding with its line instead of stopping at the first file error.
+pub fn read_suite_for_lint(path: &Path, display: &str) -> Result<Suite, SuiteError> {
+    read_any(path, display, false).map(|(suite, _)| suite)
+}
+
+/// [`read_suite_any`], with the text the suite was read from (for an edit of that text).
+pub fn read_suite_and_text(path: &Path, display: &str) -> Result<(Suite, String), SuiteError> {
+    read_any(path, display, true)
+}
+
+fn read_any(path: &Path, display: &str, unique_ids: bool) -> Result<(Suite, String), SuiteError> {
     let text = read_suite_text(path, display)?;
     let name = path
         .file_stem()
@@ -51,11 +66,11 @@ pub fn read_suite_any(path: &Path, display: &str) -> Result<Suite, SuiteError> {
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "tasks".to_owned());
     let suite = match Syntax::detect(path, &text) {
-        Syntax::Json => parse_json_any(&text, display, &name),
-        Syntax::Yaml => parse_yaml_any(&text, display, &name),
+        Syntax::Json => parse_json_any(&text, display, &name, unique_ids),
+        Syntax::Yaml => parse_yaml_any(&text, display, &name, unique_ids),
     }?;
     check_surface_inside(&suite, path, display)?;
-    Ok(suite)
+    Ok((suite, text))
 }
 
 /// A suite's (task set's) `surface` names a file or folder inside the suite's own folder:
@@ -128,9 +143,9 @@ pub fn parse_suite_text(
     yaml: bool,
 ) -> Result<Suite, SuiteError> {
     if yaml {
-        parse_yaml_any(text, display, name)
+        parse_yaml_any(text, display, name, true)
     } else {
-        parse_json_any(text, display, name)
+        parse_json_any(text, display, name, true)
     }
 }
 
@@ -141,19 +156,28 @@ fn strip_bom(text: &str) -> &str {
 /// Parse JSON text that must be an `mf.suite.json` (no task sets): what [`super::read_suite`]
 /// reads.
 pub(super) fn parse_json_suite(text: &str, display: &str) -> Result<Suite, SuiteError> {
+    parse_json_only(text, display, true)
+}
+
+fn parse_json_only(text: &str, display: &str, unique_ids: bool) -> Result<Suite, SuiteError> {
     let text = strip_bom(text);
     let suite: Suite =
         serde_json::from_str(text).map_err(|e| json_error(text, display, &e, "cases"))?;
-    finish(suite, text, display, SuiteFormat::Json)
+    finish(suite, text, display, SuiteFormat::Json, unique_ids)
 }
 
 /// Parse JSON text as a suite or, when it has a top-level `tasks` key, a task set.
-fn parse_json_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteError> {
+fn parse_json_any(
+    text: &str,
+    display: &str,
+    name: &str,
+    unique_ids: bool,
+) -> Result<Suite, SuiteError> {
     let text = strip_bom(text);
     let value: Value =
         serde_json::from_str(text).map_err(|e| json_error(text, display, &e, "cases"))?;
     if value.get("tasks").is_none() {
-        return parse_json_suite(text, display);
+        return parse_json_only(text, display, unique_ids);
     }
     let set: TaskSet =
         serde_json::from_str(text).map_err(|e| json_error(text, display, &e, "tasks"))?;
@@ -162,11 +186,16 @@ fn parse_json_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteE
         doc.map_or(1, |d| d.position(text, "/version").line as usize)
     })?;
     let suite = set.into_suite(name);
-    finish(suite, text, display, SuiteFormat::TaskSetJson)
+    finish(suite, text, display, SuiteFormat::TaskSetJson, unique_ids)
 }
 
 /// Parse YAML text as a suite or, when it has a top-level `tasks` key, a task set.
-fn parse_yaml_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteError> {
+fn parse_yaml_any(
+    text: &str,
+    display: &str,
+    name: &str,
+    unique_ids: bool,
+) -> Result<Suite, SuiteError> {
     let text = strip_bom(text);
     crate::util::yaml_limits::check_depth(text, crate::util::yaml_limits::MAX_YAML_DEPTH).map_err(
         |message| SuiteError::Reference {
@@ -189,15 +218,17 @@ fn parse_yaml_any(text: &str, display: &str, name: &str) -> Result<Suite, SuiteE
             .map_err(|e| yaml_error(display, &e, "cases", Some(&value)))?;
         (suite, SuiteFormat::Yaml)
     };
-    finish(suite, text, display, format)
+    finish(suite, text, display, format, unique_ids)
 }
 
-/// Record where the suite came from and where each case starts, then refuse duplicate ids.
+/// Record where the suite came from and where each case starts, then (when `unique_ids`)
+/// refuse duplicate ids.
 fn finish(
     mut suite: Suite,
     text: &str,
     display: &str,
     format: SuiteFormat,
+    unique_ids: bool,
 ) -> Result<Suite, SuiteError> {
     if !format.is_task_set() && suite.version != super::SUITE_VERSION {
         let line = match format {
@@ -230,7 +261,9 @@ fn finish(
     }
     suite.file = Some(display.to_owned());
     suite.format = format;
-    check_unique_ids(&suite, display)?;
+    if unique_ids {
+        check_unique_ids(&suite, display)?;
+    }
     Ok(suite)
 }
 

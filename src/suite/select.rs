@@ -3,6 +3,7 @@
 //! what each filter kept.
 
 use super::{Case, Suite, SuiteError};
+use crate::util::closest::close_matches;
 
 /// The case filters of a run, as given on the command line. Entries may hold several values
 /// separated by commas (`--cases a,b`); blanks are ignored. Empty lists select everything.
@@ -139,44 +140,6 @@ fn unknown_ids(suite: &Suite, unknown: &[&str]) -> String {
     )
 }
 
-/// Up to three candidates close to `wanted`: within an edit distance of a third of its length
-/// (at least 1), or containing it / contained in it, ignoring case; closest first.
-pub fn close_matches<'c>(wanted: &str, candidates: impl Iterator<Item = &'c str>) -> Vec<&'c str> {
-    let w = wanted.to_lowercase();
-    let limit = (w.chars().count() / 3).max(1);
-    let mut scored: Vec<(usize, &str)> = candidates
-        .filter_map(|c| {
-            let lc = c.to_lowercase();
-            let d = edit_distance(&w, &lc);
-            let contains = w.len() >= 3 && (lc.contains(&w) || w.contains(&lc));
-            (d <= limit || contains).then_some((d, c))
-        })
-        .collect();
-    scored.sort_by_key(|&(d, c)| (d, c));
-    scored.dedup_by_key(|(_, c)| *c);
-    scored.into_iter().take(3).map(|(_, c)| c).collect()
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diagonal
-            } else {
-                1 + diagonal.min(above).min(row[j])
-            };
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +162,8 @@ mod tests {
             tags: tags.into_iter().map(String::from).collect(),
             source: None,
             reviewed: true,
+            mutated_from: None,
+            mutation: None,
             line: None,
         })
         .collect();
@@ -280,12 +245,5 @@ mod tests {
             ),
             "{err}"
         );
-    }
-
-    #[test]
-    fn edit_distance_counts_single_edits() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "ab"), 2);
-        assert_eq!(edit_distance("same", "same"), 0);
     }
 }

@@ -1,5 +1,7 @@
 //! The common task-set shape `{version: 1, surface?, tasks: [{id, prompt, expected, tags?}]}`,
-//! read unchanged and turned into a [`Suite`]: each task becomes a reviewed case.
+//! read unchanged and turned into a [`Suite`]: each task becomes a case, reviewed unless it
+//! says `reviewed: false` (drafts from `mf tasks generate`, `mf tasks mutate`, `mf case add` and `mf mcp` do). The way
+//! back ([`TaskSet::from_suite`]) is how those commands write a task set.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +35,31 @@ pub struct Task {
     /// Tags for `--only` / `--skip`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// `false` = never counts in official scores (as in a suite case). Default true; written
+    /// only when false.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub reviewed: bool,
+    /// Where the task came from (`generate`, `mutate`, `agent` for `mf case add` / `mf mcp`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The id of the task this one is a variant of (`mf tasks mutate`).
+    #[serde(
+        default,
+        rename = "mutatedFrom",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mutated_from: Option<String>,
+    /// Which variant this is, with `mutatedFrom`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutation: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn version_one() -> u32 {
@@ -85,12 +112,40 @@ impl TaskSet {
                     tool_input: None,
                     expect: None,
                     tags: t.tags,
-                    source: None,
-                    reviewed: true,
+                    source: t.source,
+                    reviewed: t.reviewed,
+                    mutated_from: t.mutated_from,
+                    mutation: t.mutation,
                     line: None,
                 })
                 .collect(),
             ..Suite::default()
+        }
+    }
+}
+
+impl TaskSet {
+    /// The task set standing for `suite`'s cases, with `surface` as its surface path. What a
+    /// task set cannot hold (inline tools, `expectedArgs`, profiles) is dropped: only call this
+    /// for a suite read from a task set, or for cases written as tasks.
+    pub fn from_suite(suite: &Suite, surface: Option<String>) -> TaskSet {
+        TaskSet {
+            version: 1,
+            surface,
+            tasks: suite
+                .cases
+                .iter()
+                .map(|c| Task {
+                    id: c.id.clone(),
+                    prompt: c.input.clone(),
+                    expected: c.expected_tool.clone().flatten(),
+                    tags: c.tags.clone(),
+                    reviewed: c.reviewed,
+                    source: c.source.clone(),
+                    mutated_from: c.mutated_from.clone(),
+                    mutation: c.mutation.clone(),
+                })
+                .collect(),
         }
     }
 }

@@ -126,6 +126,8 @@ mod tests {
             tags: vec![],
             source: None,
             reviewed: true,
+            mutated_from: None,
+            mutation: None,
             line: Some(line),
         }
     }

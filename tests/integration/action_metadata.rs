@@ -49,8 +49,8 @@ fn workflows() -> Vec<(String, Value)> {
         files.extend(here);
     }
     assert!(
-        files.len() >= 5,
-        "expected the four example workflows and the release workflow, found {files:?}"
+        files.len() >= 6,
+        "expected the five example workflows and the release workflow, found {files:?}"
     );
     files
         .into_iter()
@@ -83,7 +83,7 @@ fn is_kebab(name: &str) -> bool {
 const NOT_FLAGS: [&str; 4] = ["version", "install", "working-directory", "github-token"];
 
 /// Each action input that is an `mf ci` flag, and the flag.
-const FLAG_OF_INPUT: [(&str, &str); 23] = [
+const FLAG_OF_INPUT: [(&str, &str); 26] = [
     ("suite", "--suite"),
     ("models", "--models"),
     ("allow-key-env", "--allow-key-env"),
@@ -106,6 +106,9 @@ const FLAG_OF_INPUT: [(&str, &str); 23] = [
     ("json-path", "--json-out"),
     ("html-path", "--html"),
     ("badge-path", "--badge"),
+    ("shard", "--shard"),
+    ("parts-dir", "--parts-dir"),
+    ("merge", "--merge"),
     ("path", "PATH"),
 ];
 
@@ -406,6 +409,71 @@ fn examples_pin_third_party_actions_and_use_only_real_inputs_and_outputs() {
             );
         }
     }
+}
+
+#[test]
+fn the_matrix_example_evaluates_each_shard_once_and_merges_in_one_commenting_job() {
+    let file = "examples/workflows/mf-eval-matrix.yml";
+    let doc = yaml(file);
+    let jobs = &doc["jobs"];
+    let shard_job = &jobs["shard"];
+    let values: Vec<u64> = shard_job["strategy"]["matrix"]["shard"]
+        .as_array()
+        .expect("matrix.shard")
+        .iter()
+        .map(|v| v.as_u64().expect("a number"))
+        .collect();
+    let n = values.len() as u64;
+    assert_eq!(values, (1..=n).collect::<Vec<_>>(), "{file}: shards 1..N");
+    let step_using = |job: &Value, prefix: &str| -> Value {
+        job["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with(prefix)))
+            .unwrap_or_else(|| panic!("{file}: no {prefix} step"))
+            .clone()
+    };
+    let mf = step_using(shard_job, "org/mf-action@");
+    assert_eq!(
+        mf["with"]["shard"],
+        Value::String(format!("${{{{ matrix.shard }}}}/{n}")),
+        "{file}: the shard input's N is the matrix size"
+    );
+    let parts = mf["with"]["parts-dir"].as_str().expect("parts-dir");
+    let upload = step_using(shard_job, "actions/upload-artifact@");
+    assert_eq!(upload["with"]["path"], format!("{parts}/"));
+    let name = upload["with"]["name"].as_str().expect("artifact name");
+    assert!(
+        name.contains("${{ matrix.shard }}"),
+        "{file}: one artifact per shard"
+    );
+    assert!(
+        shard_job["permissions"].get("pull-requests").is_none(),
+        "{file}: a shard job never comments"
+    );
+
+    let merge = &jobs["merge"];
+    assert_eq!(merge["needs"], "shard");
+    assert_eq!(merge["permissions"]["pull-requests"], "write");
+    let download = step_using(merge, "actions/download-artifact@");
+    let pattern = download["with"]["pattern"].as_str().expect("pattern");
+    assert_eq!(
+        pattern.trim_end_matches('*'),
+        name.split("${{").next().expect("prefix"),
+        "{file}: the download takes every shard's artifact"
+    );
+    assert!(
+        download["with"].get("merge-multiple").is_none(),
+        "{file}: artifacts side by side (mf finds the parts in subfolders)"
+    );
+    let mf = step_using(merge, "org/mf-action@");
+    assert_eq!(mf["with"]["merge"], download["with"]["path"]);
+    assert!(mf["with"].get("shard").is_none());
+    assert!(
+        mf["env"].get("OPENAI_API_KEY").is_none(),
+        "{file}: the merge sends no request and needs no key"
+    );
 }
 
 #[test]

@@ -864,3 +864,174 @@ async fn a_reviewer_reads_what_the_pull_request_changed_by_name() {
     );
     assert_no_token(&repo, &out);
 }
+
+/// The scorecard without its timing (the only fields a merged scorecard may differ in).
+fn without_timing(mut card: Value) -> Value {
+    card.as_object_mut().expect("scorecard").remove("timing");
+    for m in card["models"].as_array_mut().expect("models") {
+        m["metrics"]
+            .as_object_mut()
+            .expect("metrics")
+            .remove("latencyMs");
+        for t in m["trials"].as_array_mut().expect("trials") {
+            t.as_object_mut().expect("trial").remove("latencyMs");
+        }
+    }
+    card
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_matrix_of_three_shards_merges_into_one_comment() {
+    let mut repo = Repo::new(head_with_renamed_refund_tool);
+    let event = repo.pull_request_event(false);
+    let server = MockServer::start().await;
+    let api = server.uri();
+    mount_comment_pages(&server, Vec::new()).await;
+    Mock::given(method("POST"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(comment(
+            &api,
+            1001,
+            "github-actions[bot]",
+            MARKER,
+        )))
+        .mount(&server)
+        .await;
+    let models = format!("scripted:{}", repo.script.display());
+    let cache = repo.cache.to_str().expect("utf-8").to_owned();
+    let artifacts = repo.gh.join("artifacts");
+
+    // Three matrix jobs, each writing its parts where its artifact will be downloaded.
+    for k in 1..=3 {
+        let dir = artifacts.join(format!("mf-parts-{k}"));
+        let shard = format!("{k}/3");
+        let out = repo
+            .ci(
+                &api,
+                "pull_request",
+                &event,
+                &[
+                    "--models",
+                    &models,
+                    "--cache-dir",
+                    &cache,
+                    "--shard",
+                    &shard,
+                    "--parts-dir",
+                    dir.to_str().expect("utf-8"),
+                    "--fail-on-regression",
+                ],
+            )
+            .await;
+        assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+        for side in ["head", "base"] {
+            let part: Value = read_json(dir.join(format!("mf-{side}-{k}-of-3.json")));
+            assert_eq!(part["shard"]["index"], k, "{side}");
+        }
+    }
+    assert!(
+        requests(&server).await.is_empty(),
+        "a shard job posts no comment"
+    );
+
+    // The final job: merge, compare, one comment; the regression fails the gate.
+    let json_out = repo.gh.join("merged-ci.json");
+    let merge_args = [
+        "--merge".to_owned(),
+        artifacts.to_string_lossy().into_owned(),
+        "--json-out".to_owned(),
+        json_out.to_string_lossy().into_owned(),
+        "--fail-on-regression".to_owned(),
+    ];
+    let merge_args: Vec<&str> = merge_args.iter().map(String::as_str).collect();
+    let out = repo.ci(&api, "pull_request", &event, &merge_args).await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let reqs = requests(&server).await;
+    assert_eq!(count(&reqs, "POST"), 1, "one comment for the whole matrix");
+    assert_eq!(count(&reqs, "PATCH"), 0);
+    let o = outputs(&repo.output());
+    assert_eq!(o["mode"], "full");
+    assert_eq!(o["verdict"], "regressed");
+    assert_eq!(o["accuracy"], "0.5000");
+    let merged = report(json_out.to_str().expect("utf-8"));
+    assert!(merged["head"].get("shard").is_none());
+    assert_eq!(merged["compare"]["verdict"], "regressed");
+
+    // The same run unsharded: the merged head and base are its scorecards but for timing.
+    let single_out = repo.gh.join("single-ci.json");
+    let out = repo
+        .ci(
+            &api,
+            "pull_request",
+            &event,
+            &[
+                "--models",
+                &models,
+                "--cache-dir",
+                &cache,
+                "--comment",
+                "off",
+                "--json-out",
+                single_out.to_str().expect("utf-8"),
+                "--fail-on-regression",
+            ],
+        )
+        .await;
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let single = report(single_out.to_str().expect("utf-8"));
+    for side in ["head", "base"] {
+        assert_eq!(
+            without_timing(merged[side].clone()),
+            without_timing(single[side].clone()),
+            "{side}"
+        );
+    }
+    assert!(merged["compare"]["eval"].is_object());
+    assert_eq!(merged["compare"]["eval"], single["compare"]["eval"]);
+
+    // No part at all (the shard jobs had no key): a free run that says why.
+    let empty = repo.gh.join("no-parts");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let out = repo
+        .ci(
+            &api,
+            "pull_request",
+            &event,
+            &[
+                "--merge",
+                empty.to_str().expect("utf-8"),
+                "--comment",
+                "off",
+            ],
+        )
+        .await;
+    assert_ne!(out.status.code(), Some(1), "{}", show(&out));
+    let o = outputs(&repo.output());
+    assert_eq!(o["mode"], "free");
+    assert!(
+        o["free-reason"].contains("no eval parts"),
+        "{}",
+        o["free-reason"]
+    );
+
+    // Parts of an older commit (stale artifacts) do not judge a new push.
+    repo.push(|dir| {
+        edit_tools(dir, |tools| {
+            tools[0]["description"] = json!("Search tickets, now with a different description.");
+        });
+    });
+    let before = requests(&server).await.len();
+    let out = repo.ci(&api, "pull_request", &event, &merge_args).await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(stderr(&out).contains("stale artifacts"), "{}", stderr(&out));
+    assert_eq!(requests(&server).await.len(), before);
+
+    // A shard's artifact missing: refused, naming it; no comment is touched.
+    std::fs::remove_dir_all(artifacts.join("mf-parts-2")).expect("rm");
+    let before = requests(&server).await.len();
+    let out = repo.ci(&api, "pull_request", &event, &merge_args).await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(stderr(&out).contains("2/3"), "{}", stderr(&out));
+    assert_eq!(requests(&server).await.len(), before);
+    assert_no_token(&repo, &out);
+}

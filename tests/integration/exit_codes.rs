@@ -34,6 +34,9 @@ fn one_for_every_usage_error_clap_finds() {
         vec![],
         vec!["lint", "--fail-on", "sometimes"],
         vec!["eval"],
+        vec!["eval", "--models", "lexical", "--shard", "4/3"],
+        vec!["merge"],
+        vec!["ci", "--shard", "1/2", "--merge", "parts"],
     ] {
         let out = mf().args(&args).output().expect("runs");
         assert_eq!(out.status.code(), Some(1), "mf {args:?}: {}", show(&out));

@@ -5,8 +5,10 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod ablate_cli;
 mod action_metadata;
 mod architecture;
+mod case_cli;
 mod check_coverage_cli;
 mod ci_gate;
 mod ci_github;
@@ -20,7 +22,9 @@ mod compare_simulation;
 mod compare_surface;
 mod eval_cli;
 mod eval_resume;
+mod eval_shard;
 mod exec_cli;
+mod exec_combinations;
 mod exec_eval;
 mod exec_isolation;
 mod exit_codes;
@@ -35,6 +39,8 @@ mod live_lint;
 mod live_scan_probe;
 mod live_servers;
 mod local_llm;
+mod mcp_server;
+mod profiles_cli;
 mod providers_wire;
 mod readme;
 mod render_eval;
@@ -46,3 +52,4 @@ mod similarity_values;
 mod stats_properties;
 mod stats_reference;
 mod suite_read;
+mod tasks_cli;

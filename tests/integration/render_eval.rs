@@ -377,6 +377,8 @@ fn big_ci() -> CiReport {
             reviewed: true,
             tags: vec![],
             line: Some(10 + i as u32),
+            mutated_from: None,
+            mutation: None,
             prompt_tokens: 9000,
         })
         .collect();

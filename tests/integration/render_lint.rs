@@ -395,7 +395,7 @@ fn subject_names_pairs_skills_and_the_surface() {
 /// The `language` pattern of `run` and `toolComponent` has a stray `]` that ECMA-262 reads as a literal but
 /// the Rust regex engine rejects; it is escaped here, meaning unchanged, and the file on disk
 /// stays byte-for-byte the published one.
-fn sarif_validator() -> jsonschema::Validator {
+pub(crate) fn sarif_validator() -> jsonschema::Validator {
     const PUBLISHED: &str = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
     const ESCAPED: &str = r"^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\]?$";
     let text =

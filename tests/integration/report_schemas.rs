@@ -857,3 +857,143 @@ fn ci_json_of_a_full_and_a_free_run_matches_its_schema() {
         },
     );
 }
+
+#[test]
+fn shard_parts_and_merged_scorecards_match_the_scorecard_schema() {
+    let v = validator("scorecard.schema.json");
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let path = dir.path().join(format!("part-{k}.json"));
+        let shard = format!("{k}/3");
+        let (code, card) = eval_card([
+            "--suite",
+            "examples/acme-support/mf.suite.yaml",
+            "--models",
+            "lexical,mock",
+            "--format",
+            "json",
+            "--no-cache",
+            "--shard",
+            &shard,
+        ]);
+        assert_eq!(code, Some(0));
+        assert_valid(&v, &card, &format!("part {shard}"));
+        assert!(
+            card["shard"]["trials"]
+                .as_array()
+                .is_some_and(|t| !t.is_empty())
+        );
+        std::fs::write(&path, card.to_string()).expect("write");
+        parts.push(path);
+    }
+    let part: Value =
+        serde_json::from_str(&std::fs::read_to_string(&parts[0]).expect("read")).expect("json");
+    assert_refused(&v, &part, "shard index 0", |d| {
+        d["shard"]["index"] = json!(0)
+    });
+    assert_refused(&v, &part, "an unknown assignment", |d| {
+        d["shard"]["assignment"] = json!("round-robin");
+    });
+    let merge = |args: &[&Path], extra: &[&str]| -> Value {
+        let out = mf()
+            .arg("merge")
+            .args(args)
+            .args(["--format", "json"])
+            .args(extra)
+            .output()
+            .expect("runs");
+        serde_json::from_slice(&out.stdout).expect("merged JSON")
+    };
+    let all: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    let merged = merge(&all, &[]);
+    assert_valid(&v, &merged, "merged");
+    assert_eq!(merged["timing"]["parts"].as_array().map(Vec::len), Some(3));
+    let partial = merge(&all[..2], &["--allow-partial"]);
+    assert_valid(&v, &partial, "partial merge");
+    assert_eq!(partial["partial"]["missing"], json!([3]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mount groups and ablation.
+
+/// A suite whose `read_graph` takes a must-not-call case from the lexical router, with two
+/// mount groups.
+fn memory_suite(dir: &Path, writing: &[&str]) {
+    let tool = |name: &str, d: &str| json!({"name": name, "description": d, "parameters": {"type": "object", "properties": {}}});
+    write_json(
+        &dir.join("mf.suite.json"),
+        &json!({"version": 1, "name": "memory",
+        "tools": [
+            tool("read_graph", "Read the entire knowledge graph with every entity and relation."),
+            tool("search_nodes", "Search nodes in the knowledge graph by a query string."),
+            tool("create_entities", "Create new entities in the knowledge graph.")
+        ],
+        "profiles": {"reading": ["read_graph", "search_nodes"], "writing": writing},
+        "cases": [
+            {"id": "c1", "input": "search nodes about Alice", "expectedTool": "search_nodes"},
+            {"id": "c3", "input": "create entities for the new team", "expectedTool": "create_entities"},
+            {"id": "c9", "input": "plot the graph of y equals x squared", "expectedTool": null}
+        ]}),
+    );
+}
+
+#[test]
+fn mount_group_scorecards_compares_and_ablations_match_their_schemas() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let d = dir.path();
+    memory_suite(d, &["create_entities"]);
+    let run = |args: &[&str]| {
+        let out = mf_in(d)
+            .args(args)
+            .args(["--models", "lexical", "--no-cache", "--format", "json"])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout_json(&out)
+    };
+    let card = run(&["eval", "--profile", "all", "--json-out", "base.json"]);
+    let sv = validator("scorecard.schema.json");
+    assert_valid(&sv, &card, "a mount-group scorecard");
+    assert_eq!(card["profiles"]["groups"].as_array().map(Vec::len), Some(2));
+    assert_doc_refused(&sv, &card, "a group without jammed", |c| {
+        c["profiles"]["groups"][0]
+            .as_object_mut()
+            .expect("group")
+            .remove("jammed");
+    });
+    let mounted = run(&[
+        "eval",
+        "--profile",
+        "writing",
+        "--mounted-only",
+        "--cases",
+        "c3,c9",
+    ]);
+    assert_valid(&sv, &mounted, "a mounted-only scorecard");
+    assert_eq!(mounted["suite"]["profileTools"], json!(["create_entities"]));
+
+    memory_suite(d, &["create_entities", "search_nodes"]);
+    run(&["eval", "--profile", "all", "--json-out", "head.json"]);
+    let compare = stdout_json(
+        &mf_in(d)
+            .args(["compare", "base.json", "head.json", "--format", "json"])
+            .output()
+            .expect("compare"),
+    );
+    let cv = linked_validator("compare-report.schema.json");
+    assert_valid(&cv, &compare, "a compare of mount-group scorecards");
+    assert_eq!(compare["eval"]["profiles"][1]["comparable"], false);
+
+    let ablate = run(&["ablate", "--all"]);
+    let av = linked_validator("ablate-report.schema.json");
+    assert_valid(&av, &ablate, "an ablation report");
+    assert_eq!(ablate["ablations"].as_array().map(Vec::len), Some(3));
+    assert_doc_refused(&av, &ablate, "an unknown change word", |a| {
+        a["ablations"][0]["cases"][0]["change"] = json!("better");
+    });
+}

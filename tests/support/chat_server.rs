@@ -6,6 +6,10 @@
 //! - `[call NAME]` → one call to NAME with `{"q": <input>}`;
 //! - `[first]` → a call to the first tool in the request's order (so answers depend on order);
 //! - `[none]` → text, no call;
+//! - `[prefer A,B,…]` → a call to the first of A, B, … the request offers; none offered → no
+//!   call (a model that reaches for A whenever it is there: A steals the case);
+//! - `[with X call Y]` → a call to Y when X is offered, else no call (a model that needs X beside
+//!   Y to see that Y is meant);
 //! - `[refuse]` → `message.refusal`.
 //!
 //! Every reply carries usage `{prompt_tokens: 1000, completion_tokens: 10}`, or
@@ -51,6 +55,23 @@ impl Respond for ChatResponder {
                 json!({"role": "assistant", "content": "No tool needed."}),
                 "stop",
             )
+        } else if let Some(rest) = input.split("[prefer ").nth(1) {
+            let list = rest.split(']').next().unwrap_or_default();
+            match list.split(',').map(str::trim).find(|n| tools.contains(n)) {
+                Some(name) => (call(name), "tool_calls"),
+                None => (
+                    json!({"role": "assistant", "content": "None fits."}),
+                    "stop",
+                ),
+            }
+        } else if let Some(rest) = input.split("[with ").nth(1) {
+            let spec = rest.split(']').next().unwrap_or_default();
+            let (x, y) = spec.split_once(" call ").unwrap_or((spec, ""));
+            if tools.contains(&x.trim()) {
+                (call(y.trim()), "tool_calls")
+            } else {
+                (json!({"role": "assistant", "content": "Not sure."}), "stop")
+            }
         } else if input.contains("[first]") {
             (call(tools.first().copied().unwrap_or("none")), "tool_calls")
         } else if let Some(rest) = input.split("[call ").nth(1) {

@@ -95,6 +95,9 @@ pub fn compare(report: &CompareReport, style: Style) -> String {
             for c in &m.metrics {
                 metric_line(&mut s, c, false, style);
             }
+            if let Some(c) = &m.robustness {
+                metric_line(&mut s, c, false, style);
+            }
             let moved: Vec<&MetricComparison> = m
                 .tools
                 .iter()
@@ -114,6 +117,37 @@ pub fn compare(report: &CompareReport, style: Style) -> String {
                     ))
                 );
             }
+        }
+        if !eval.profiles.is_empty() {
+            let _ = writeln!(s);
+            let _ = writeln!(
+                s,
+                "{}",
+                style.bold("mount groups (mounted alone / within all tools, base → head)")
+            );
+        }
+        for g in &eval.profiles {
+            let side = |f: &Option<crate::report::compare::GroupFigures>| {
+                f.as_ref().map_or_else(
+                    || "—".to_owned(),
+                    |f| format!("{} / {}", pct(&f.mounted), pct(&f.all_in_one)),
+                )
+            };
+            let _ = writeln!(
+                s,
+                "  {} · {}: {} → {}{}",
+                g.profile,
+                g.model,
+                side(&g.before),
+                side(&g.after),
+                if g.comparable {
+                    String::new()
+                } else {
+                    style
+                        .yellow(&format!(" · NOT COMPARABLE: {}", g.reasons.join("; ")))
+                        .to_string()
+                }
+            );
         }
     }
     if let Some(d) = &report.surface {

@@ -22,6 +22,12 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         card.reproducibility.seed,
         card.reproducibility.permutation
     );
+    if let Some(shard) = &card.shard {
+        let _ = writeln!(s, "{}", style.dim(&crate::render::text::part_phrase(shard)));
+    }
+    if let Some(p) = &card.partial {
+        let _ = writeln!(s, "{}", style.bold(&crate::render::text::partial_phrase(p)));
+    }
     for m in &card.models {
         let x = &m.metrics;
         let _ = writeln!(s);
@@ -59,6 +65,31 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         line(&mut s, "abstention", rate(&x.abstention));
         line(&mut s, "phantom calls", rate(&x.phantom));
         line(&mut s, "multi-call", rate(&x.multi_call));
+        if let Some(r) = &m.robustness {
+            let worst = r
+                .by_kind
+                .iter()
+                .filter_map(|k| k.mutated.value.map(|v| (v, k.mutation.as_str())))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            let mut text = format!(
+                "{} on variants vs {} on their originals",
+                rate(&r.mutated),
+                rate(&r.original)
+            );
+            if let Some((v, kind)) = worst {
+                text.push_str(&format!(
+                    "; weakest: {kind} {}",
+                    crate::render::text::percent(Some(v))
+                ));
+            }
+            if !r.broken.is_empty() {
+                text.push_str(&format!(
+                    "; {} variants broke a passing case",
+                    r.broken.len()
+                ));
+            }
+            line(&mut s, "robustness", text);
+        }
         line(
             &mut s,
             "errors",
@@ -135,6 +166,53 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
         }
         for p in &m.health.problems {
             let _ = writeln!(s, "  {}", style.yellow(&format!("unhealthy: {p}")));
+        }
+    }
+    if let Some(p) = &card.profiles {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "{} (selection accuracy over each group's cases: mounted alone vs within all {})",
+            style.bold("mount groups"),
+            plural(card.suite.tools.len(), "tool", "tools")
+        );
+        for g in &p.groups {
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_owned()
+                } else {
+                    v.join(", ")
+                }
+            };
+            let delta = g.delta.map_or("n/a".to_owned(), |d| {
+                format!(
+                    "{}{:.1} pts",
+                    if d < 0.0 { "−" } else { "+" },
+                    d.abs() * 100.0
+                )
+            });
+            let _ = writeln!(
+                s,
+                "  {} · {} · {} · {}",
+                style.bold(&g.profile),
+                g.model,
+                plural(g.tools.len(), "tool", "tools"),
+                plural(g.cases.len(), "case", "cases")
+            );
+            let _ = writeln!(s, "    mounted     {}", rate(&g.mounted));
+            let _ = writeln!(s, "    all-in-one  {}", rate(&g.all_in_one));
+            let _ = writeln!(
+                s,
+                "    delta {delta} · lifted {} · jammed {} · cases {}↑ {}↓ p = {} (Holm over the groups)",
+                list(&g.lifted),
+                list(&g.jammed),
+                g.test.improved,
+                g.test.regressed,
+                crate::render::text::p_text(g.test.p_adjusted)
+            );
+            for pr in &g.problems {
+                let _ = writeln!(s, "    {}", style.yellow(&format!("note: {pr}")));
+            }
         }
     }
     let _ = writeln!(s);

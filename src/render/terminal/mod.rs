@@ -3,6 +3,8 @@
 //! Every document's renderer is re-exported here under the document's name
 //! (`terminal::lint(&report, style)`).
 
+pub mod ablate;
+pub mod cases_added;
 pub mod check;
 pub mod ci;
 pub mod cluster;
@@ -14,7 +16,10 @@ pub mod exec;
 pub mod lint;
 pub mod scan;
 pub mod style;
+pub mod tasks;
 
+pub use ablate::ablate;
+pub use cases_added::cases_added;
 pub use check::check;
 pub use ci::ci;
 pub use cluster::cluster;
@@ -24,3 +29,4 @@ pub use eval::eval;
 pub use lint::{LintView, lint, lint_with};
 pub use scan::{scan, scan_width};
 pub use style::Style;
+pub use tasks::{generate_plan, tasks_lint};

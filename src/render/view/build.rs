@@ -6,7 +6,7 @@ use super::compare::{compare_view, surface_view};
 use super::limit::{Limit, SECTIONS};
 use super::lint::lint_view;
 use super::scorecard::model_view;
-use super::types::{EventView, GateView, Headline, SuiteView, View};
+use super::types::{EventView, GateView, GroupView, Headline, SuiteView, View};
 use super::words::{regression_sentence, short_sha, status_icon, status_word, verdict_key};
 use crate::render::document::Document;
 use crate::render::text::{plural, rate as rate_text, verdict_word};
@@ -40,6 +40,7 @@ impl View {
             suite: None,
             models: Vec::new(),
             gates: Vec::new(),
+            groups: Vec::new(),
             compare: None,
             surface: None,
             lint: None,
@@ -55,19 +56,50 @@ impl View {
             name: card.suite.name.clone(),
             path: card.suite.path.clone(),
             line: format!(
-                "{} ({} tokens) · {} × {} · seed {} · {}",
+                "{} ({} tokens) · {} × {} · seed {} · {}{}",
                 plural(card.suite.tools.len(), "tool", "tools"),
                 card.suite.tool_tokens,
                 plural(card.suite.cases.len(), "case", "cases"),
                 plural(r.repeat as usize, "repeat", "repeats"),
                 r.seed,
-                r.permutation
+                r.permutation,
+                sharding(card)
             ),
             fingerprint: card.suite.fingerprint.clone(),
             tools: card.suite.tools.len(),
             cases: card.suite.cases.len(),
         });
         self.models = card.models.iter().map(|m| model_view(card, m)).collect();
+        self.groups = card
+            .profiles
+            .iter()
+            .flat_map(|p| &p.groups)
+            .map(|g| {
+                let list = |v: &[String]| {
+                    if v.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                GroupView {
+                    profile: g.profile.clone(),
+                    model: g.model.clone(),
+                    mounted: rate_text(&g.mounted),
+                    all_in_one: rate_text(&g.all_in_one),
+                    delta: g.delta.map_or("n/a".to_owned(), |d| {
+                        format!(
+                            "{}{:.1} pts",
+                            if d < 0.0 { "−" } else { "+" },
+                            d.abs() * 100.0
+                        )
+                    }),
+                    lifted: list(&g.lifted),
+                    jammed: list(&g.jammed),
+                    problems: g.problems.clone(),
+                }
+            })
+            .collect();
         self.gates = card
             .gates
             .iter()
@@ -305,4 +337,13 @@ fn file_name(path: &str) -> String {
         .find(|s| !s.is_empty())
         .unwrap_or(path)
         .to_owned()
+}
+
+/// What a part or a partial merge covers, for the suite line (empty for a whole run).
+fn sharding(card: &Scorecard) -> String {
+    match (&card.shard, &card.partial) {
+        (Some(s), _) => format!(" · {}", crate::render::text::part_phrase(s)),
+        (None, Some(p)) => format!(" · {}", crate::render::text::partial_phrase(p)),
+        (None, None) => String::new(),
+    }
 }

@@ -3,7 +3,8 @@
 
 use super::lint::finding_view;
 use super::types::{
-    ChangeView, CompareModelView, CompareRow, CompareView, PairChangeView, RateView, SurfaceView,
+    ChangeView, CompareModelView, CompareRow, CompareView, GroupCompareView, PairChangeView,
+    RateView, SurfaceView,
 };
 use super::words::{status_icon, test_text, verdict_key};
 use crate::render::text::{effect_text, pairing_text, plural, verdict_word};
@@ -55,10 +56,41 @@ pub(super) fn compare_view(report: &CompareReport) -> CompareView {
         left_out: Vec::new(),
         models: Vec::new(),
         regressions: Vec::new(),
+        groups: Vec::new(),
     };
     let Some(eval) = &report.eval else {
         return view;
     };
+    view.groups = eval
+        .profiles
+        .iter()
+        .map(|g| {
+            let pct = |v: Option<f64>| v.map_or("n/a".to_owned(), |v| format!("{:.1}%", v * 100.0));
+            let side = |f: &Option<crate::report::compare::GroupFigures>| {
+                f.as_ref().map_or_else(
+                    || "—".to_owned(),
+                    |f| {
+                        format!(
+                            "mounted {} / all-in-one {}",
+                            pct(f.mounted.value),
+                            pct(f.all_in_one.value)
+                        )
+                    },
+                )
+            };
+            GroupCompareView {
+                profile: g.profile.clone(),
+                model: g.model.clone(),
+                before: side(&g.before),
+                after: side(&g.after),
+                note: if g.comparable {
+                    String::new()
+                } else {
+                    format!("not comparable: {}", g.reasons.join("; "))
+                },
+            }
+        })
+        .collect();
     view.line = format!(
         "{} paired cases · gate: {}, α = {}, gated: {}",
         eval.cases.paired,

@@ -30,6 +30,8 @@ pub struct View {
     pub models: Vec<ModelView>,
     /// Gates of the (head) scorecard that failed or are quality gates.
     pub gates: Vec<GateView>,
+    /// Mount-group scores of the (head) scorecard (`--profile all|NAME`), per group and model.
+    pub groups: Vec<GroupView>,
     /// Base vs head statistics.
     pub compare: Option<CompareView>,
     /// The free surface diff.
@@ -243,6 +245,27 @@ pub struct GateView {
     pub passed: bool,
 }
 
+/// One mount group of one model: mounted alone vs within all tools.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupView {
+    /// The group.
+    pub profile: String,
+    /// The model label.
+    pub model: String,
+    /// Selection accuracy mounted alone (`k/n = p% [lo–hi]`).
+    pub mounted: String,
+    /// Within all tools.
+    pub all_in_one: String,
+    /// `+66.7 pts`, or `n/a`.
+    pub delta: String,
+    /// Cases right only mounted alone, comma-separated, or `none`.
+    pub lifted: String,
+    /// Cases wrong only mounted alone, or `none`.
+    pub jammed: String,
+    /// Notes (unhealthy mounted run, no run).
+    pub problems: Vec<String>,
+}
+
 /// Base vs head.
 #[derive(Debug, Clone, Serialize)]
 pub struct CompareView {
@@ -263,6 +286,23 @@ pub struct CompareView {
     pub models: Vec<CompareModelView>,
     /// Every regressed comparison over all models (what a reviewer reads first).
     pub regressions: Vec<CompareRow>,
+    /// Mount groups side by side (`eval.profiles`), per group and model.
+    pub groups: Vec<GroupCompareView>,
+}
+
+/// One mount group of one model in a compare.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupCompareView {
+    /// The group.
+    pub profile: String,
+    /// The model label.
+    pub model: String,
+    /// Base: `mounted 100.0% / all-in-one 33.3%`, or `—`.
+    pub before: String,
+    /// Head, the same.
+    pub after: String,
+    /// Empty when comparable, else `not comparable: REASON; …`.
+    pub note: String,
 }
 
 /// One model's comparisons.

@@ -4,11 +4,11 @@ use super::*;
 use crate::suite::Case;
 
 fn json(text: &str) -> Result<Suite, SuiteError> {
-    parse_json_any(text, "s.json", "s")
+    parse_json_any(text, "s.json", "s", true)
 }
 
 fn yaml(text: &str) -> Result<Suite, SuiteError> {
-    parse_yaml_any(text, "s.yaml", "s")
+    parse_yaml_any(text, "s.yaml", "s", true)
 }
 
 /// (line, id, field) of a case error, or a panic naming what came instead.
@@ -216,7 +216,7 @@ const TASKS_JSON: &str = r#"{
 
 #[test]
 fn task_sets_become_suites_named_after_the_file() {
-    let j = parse_json_any(TASKS_JSON, "t.json", "t").expect("task set");
+    let j = parse_json_any(TASKS_JSON, "t.json", "t", true).expect("task set");
     assert_eq!(j.name, "t");
     assert_eq!(j.format, SuiteFormat::TaskSetJson);
     assert_eq!(j.surface.as_deref(), Some("../tools.json"));
@@ -230,6 +230,7 @@ fn task_sets_become_suites_named_after_the_file() {
         "version: 1\nsurface: ../tools.json\ntasks:\n- id: a\n  prompt: refund order 1\n  expected: refund\n  tags: [billing]\n- id: b\n  prompt: hello\n  expected: ~\n",
         "t.yaml",
         "t",
+        true,
     )
     .expect("yaml task set");
     assert_eq!(without_lines(&y.cases), without_lines(&j.cases));
@@ -242,19 +243,19 @@ fn task_sets_become_suites_named_after_the_file() {
 #[test]
 fn task_set_errors_use_task_set_names() {
     let text = TASKS_JSON.replace(", \"expected\": null", "");
-    let (line, id, field, _) = case_error(parse_json_any(&text, "t.json", "t"));
+    let (line, id, field, _) = case_error(parse_json_any(&text, "t.json", "t", true));
     assert_eq!(
         (line, id.as_deref(), field.as_deref()),
         (6, Some("b"), Some("expected"))
     );
     let text = TASKS_JSON.replace("\"version\": 1,", "\"version\": 1, \"extra\": true,");
     assert!(matches!(
-        parse_json_any(&text, "t.json", "t"),
+        parse_json_any(&text, "t.json", "t", true),
         Err(SuiteError::Invalid { line: 2, ref message, .. }) if message.starts_with("unknown field `extra`")
     ));
     let text = TASKS_JSON.replace("\"version\": 1", "\"version\": 3");
     assert_eq!(
-        parse_json_any(&text, "t.json", "t")
+        parse_json_any(&text, "t.json", "t", true)
             .expect_err("v3")
             .to_string(),
         "t.json:2:1: task-set version 3 is not supported; this mf reads version 1"

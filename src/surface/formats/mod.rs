@@ -6,6 +6,7 @@
 
 pub mod anthropic;
 pub mod function_json;
+pub mod manifest;
 pub mod mcp;
 pub mod openai;
 pub mod suite;

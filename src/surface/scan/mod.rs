@@ -5,6 +5,7 @@
 pub mod code_py;
 pub mod code_ts;
 pub mod mcp_config;
+pub mod probe;
 pub mod skill_md;
 mod syntax;
 pub mod tracked;
