@@ -7,6 +7,7 @@ use crate::analyze::baseline::BaselineError;
 use crate::ci::CiError;
 use crate::eval::config::EvalConfigError;
 use crate::eval::{EvalError, plan::BudgetError};
+use crate::exec::ExecError;
 use crate::generate::{GenerateConfigError, GenerateError};
 use crate::github::comment::CommentError;
 use crate::mcp::{LimitsError, ServeError};
@@ -62,6 +63,9 @@ pub enum Error {
     /// An eval could not run.
     #[error(transparent)]
     Eval(Box<EvalError>),
+    /// A tool could not be executed (`mf exec`, `--execute`).
+    #[error(transparent)]
+    Exec(#[from] ExecError),
     /// Scorecard parts could not be merged.
     #[error(transparent)]
     Merge(#[from] crate::eval::merge::MergeError),

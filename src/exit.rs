@@ -15,6 +15,8 @@ pub enum Exit {
     GateFailed,
     /// 3: `exec` refused by policy, or `scan` found no tools.
     NothingFound,
+    /// 3: `exec` refused the call by policy (admission by `sideEffects`).
+    Refused,
     /// 4: `exec` timed out.
     TimedOut,
     /// 5: the run itself was unhealthy.
@@ -30,7 +32,7 @@ impl Exit {
             Exit::Ok => 0,
             Exit::InputError => 1,
             Exit::GateFailed => 2,
-            Exit::NothingFound => 3,
+            Exit::NothingFound | Exit::Refused => 3,
             Exit::TimedOut => 4,
             Exit::Unhealthy => 5,
             Exit::Interrupted => 130,

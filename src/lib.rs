@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compare;
 pub mod error;
 pub mod eval;
+pub mod exec;
 pub mod exit;
 pub mod generate;
 pub mod github;

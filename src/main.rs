@@ -5,6 +5,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // `mf __mf-exec-shim …`: mf re-executed by `mf exec` to restrict itself, then become the
+    // tool's interpreter (see `exec::shim`).
+    if let Some(code) = mf::exec::shim::main_if_shim() {
+        return code;
+    }
     let cli = match mf::cli::Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version print and exit 0; every usage error (an unknown command or flag, a

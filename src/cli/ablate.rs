@@ -19,6 +19,21 @@ use crate::eval::config::{EvalConfigError, MountGroups};
     mut_arg("min_accuracy", |a| a.hide(true)),
     mut_arg("max_over_trigger", |a| a.hide(true)),
     mut_arg("shard", |a| a.hide(true)),
+    mut_arg("execute", |a| a.hide(true)),
+    mut_arg("execute_model_args", |a| a.hide(true)),
+    mut_arg("min_execution", |a| a.hide(true)),
+    mut_arg("exec_timeout", |a| a.hide(true)),
+    mut_arg("exec_env", |a| a.hide(true)),
+    mut_arg("allow_read", |a| a.hide(true)),
+    mut_arg("allow_write", |a| a.hide(true)),
+    mut_arg("allow_net", |a| a.hide(true)),
+    mut_arg("max_memory_mb", |a| a.hide(true)),
+    mut_arg("max_output_bytes", |a| a.hide(true)),
+    mut_arg("engine", |a| a.hide(true)),
+    mut_arg("runtime", |a| a.hide(true)),
+    mut_arg("entry", |a| a.hide(true)),
+    mut_arg("export", |a| a.hide(true)),
+    mut_arg("python", |a| a.hide(true)),
     mut_arg("format", |a| a.help("Output format on stdout (terminal, json: SCHEMA.md \"Ablation report\", markdown)")),
     mut_arg("json_out", |a| a.help("Also write the ablation report JSON to FILE"))
 )]
@@ -49,8 +64,14 @@ pub struct AblateArgs {
 impl AblateArgs {
     /// The validated settings.
     pub fn config(&self) -> Result<AblateConfig, EvalConfigError> {
-        let mut eval = self.eval.config()?;
         let bad = |m: &str| Err(EvalConfigError(m.to_owned()));
+        if self.eval.execute {
+            return bad(
+                "mf ablate measures tool selection only; --execute runs implementations in \
+                 `mf eval` (drop --execute and its flags)",
+            );
+        }
+        let mut eval = self.eval.config()?;
         if self.eval.mounted_only {
             return bad(
                 "mf ablate runs within --profile NAME mounted alone already; drop --mounted-only",

@@ -4,8 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use super::exec::EngineArg;
+use super::exec::{ImplementationArgs, PolicyArgs};
 use super::target::LiveArgs;
 use crate::eval::config::{self, EvalConfig, EvalConfigError, EvalGates};
+use crate::eval::execute::ExecuteConfig;
 use crate::eval::plan::Budgets;
 use crate::suite::Selection;
 
@@ -217,6 +220,47 @@ pub struct EvalArgs {
     /// Exit 5 (unhealthy run) when a model has fewer scored trials than this.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MIN_SCORED, help_heading = "Gates")]
     pub min_scored: u64,
+    /// With --execute: exit 2 when a model's share of passing executions is below this (0–1,
+    /// default 1: every execution must meet its case's `expect`).
+    #[arg(
+        long,
+        value_name = "RATE",
+        requires = "execute",
+        help_heading = "Gates"
+    )]
+    pub min_execution: Option<f64>,
+
+    /// After the model picks the expected tool, run its implementation (the suite's
+    /// `execution` block) with the case's `toolInput` and check `expect`. Executes repository
+    /// code, isolated; never done by the free checks or by `mf ci`.
+    #[arg(long, help_heading = "Execution")]
+    pub execute: bool,
+    /// With --execute: run cases without `toolInput` with the model's own arguments.
+    #[arg(long, requires = "execute", help_heading = "Execution")]
+    pub execute_model_args: bool,
+    /// With --execute: seconds before a call is killed (default: the suite's `timeoutMs`, else
+    /// 10).
+    #[arg(
+        long,
+        value_name = "SECS",
+        requires = "execute",
+        help_heading = "Execution"
+    )]
+    pub exec_timeout: Option<f64>,
+    /// With --execute: pass environment variable NAME to the tool (repeatable).
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "execute",
+        help_heading = "Execution"
+    )]
+    pub exec_env: Vec<String>,
+    /// With --execute: what the tool may touch.
+    #[command(flatten)]
+    pub exec_policy: PolicyArgs,
+    /// With --execute: where the implementation is.
+    #[command(flatten)]
+    pub exec_implementation: ImplementationArgs,
 }
 
 impl EvalArgs {
@@ -266,6 +310,7 @@ impl EvalArgs {
                 max_error_rate: self.max_error_rate,
                 min_scored: self.min_scored,
             },
+            execute: self.execute_config()?,
             shard: self.shard,
         };
         if self.mounted_only && self.profile.as_deref() == Some("all") {
@@ -275,6 +320,49 @@ impl EvalArgs {
         }
         config.validate()?;
         Ok(config)
+    }
+}
+
+impl EvalArgs {
+    /// `--execute` and its flags; the policy flags alone are a usage error.
+    fn execute_config(&self) -> Result<Option<ExecuteConfig>, EvalConfigError> {
+        let p = &self.exec_policy;
+        let i = &self.exec_implementation;
+        if !self.execute {
+            let policy_given = !p.allow_read.is_empty()
+                || !p.allow_write.is_empty()
+                || p.allow_net
+                || p.max_memory_mb.is_some()
+                || p.max_output_bytes.is_some()
+                || p.engine != EngineArg::Auto
+                || i.runtime.is_some()
+                || i.entry.is_some()
+                || i.export.is_some()
+                || i.python.is_some();
+            if policy_given {
+                return Err(EvalConfigError(
+                    "--allow-read/--allow-write/--allow-net/--max-memory-mb/--max-output-bytes/\
+                     --engine/--runtime/--entry/--export/--python apply to --execute: add \
+                     --execute, or drop them"
+                        .into(),
+                ));
+            }
+            return Ok(None);
+        }
+        let min_rate = self.min_execution.unwrap_or(1.0);
+        if !(0.0..=1.0).contains(&min_rate) {
+            return Err(EvalConfigError(format!(
+                "--min-execution {min_rate}: give a rate between 0 and 1"
+            )));
+        }
+        let flags = p
+            .flags(i, self.exec_timeout, &self.exec_env)
+            .map_err(EvalConfigError)?;
+        Ok(Some(ExecuteConfig {
+            flags,
+            model_args: self.execute_model_args,
+            min_rate,
+        }))
     }
 }
 

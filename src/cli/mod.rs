@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod compare;
 pub mod coverage;
 pub mod eval;
+pub mod exec;
 pub mod input;
 pub mod lint;
 pub mod mcp;
@@ -69,7 +70,7 @@ const EXAMPLES: &str = "Examples:
   mf ci                        the GitHub Action's entry point
   mf completions bash > ~/.local/share/bash-completion/completions/mf
 
-Exit codes: 0 ok, 1 input or usage error, 2 a gate failed, 3 nothing found, 4 timed out,
+Exit codes: 0 ok, 1 input or usage error, 2 a gate failed, 3 nothing found or exec refused, 4 timed out,
 5 unhealthy run, 130 interrupted. Docs: README.md and SCHEMA.md.";
 
 /// Colour policy.
@@ -103,6 +104,11 @@ pub enum Command {
     /// Ask models which tool they would call (offline models need no key; others read their
     /// key from the environment).
     Eval(eval::EvalArgs),
+    /// Run one tool implementation isolated (Node, Python), with timeout, memory and output
+    /// caps and admission by `sideEffects`. Executes repository code: never part of the free gate.
+    Exec(exec::ExecArgs),
+    /// The isolation this machine offers `mf exec`: `check`.
+    Sandbox(exec::SandboxArgs),
     /// Join the parts of a sharded eval (`mf eval --shard K/N`) into one scorecard.
     Merge(merge::MergeArgs),
     /// Leave one tool out and see what it was taking from the others (paired tests per case and

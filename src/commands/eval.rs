@@ -16,6 +16,9 @@ use crate::{Error, Exit, render};
 
 pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
     let config = args.config()?;
+    if config.execute.is_some() {
+        super::exec::refuse_on_fork("mf eval --execute")?;
+    }
     let started = Instant::now();
     let suite = eval::load_suite(args.suite.as_deref())?;
     let explicit = args.live.input_spec(&args.paths)?;

@@ -10,6 +10,7 @@ mod cluster;
 mod compare;
 mod coverage;
 mod eval;
+mod exec;
 mod lint;
 mod mcp;
 mod merge;
@@ -70,6 +71,8 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Eval(args) => eval::run(&args, style),
         Command::Ablate(args) => ablate::run(&args, style),
         Command::Cache(args) => eval::cache_cmd(&args),
+        Command::Exec(args) => exec::run(&args, style),
+        Command::Sandbox(args) => exec::sandbox(&args, style),
         Command::Merge(args) => merge::run(&args, style),
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),

@@ -581,6 +581,7 @@ mod tests {
             usage: None,
             retries: 0,
             cached: false,
+            execution: None,
         };
         let rows = [
             row(TrialVerdict::WrongTool),

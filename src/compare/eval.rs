@@ -80,6 +80,19 @@ pub fn comparability(base: &Scorecard, head: &Scorecard) -> Vec<String> {
         h.permutation.clone(),
     );
     differ("tokenizer", b.tokenizer.clone(), h.tokenizer.clone());
+    // `--execute` runs: the same implementation under the same engine, or not comparable.
+    let execution = |c: &Scorecard| {
+        c.suite.execution.as_ref().map_or_else(
+            || "none (no --execute)".to_owned(),
+            |x| {
+                format!(
+                    "{} {} under {}, entry {} {}",
+                    x.runtime, x.inputs, x.engine, x.entry, x.hash
+                )
+            },
+        )
+    };
+    differ("execution", execution(base), execution(head));
     reasons.extend(super::profiles::profile_reasons(base, head));
     for m in &base.models {
         let Some(o) = head.models.iter().find(|o| o.label == m.label) else {

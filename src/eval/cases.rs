@@ -3,8 +3,9 @@
 //! only lay them out.
 //!
 //! **When a case passes.** A trial *passes* when it is scored (reviewed, not an error), its
-//! verdict is a selection success (`correct`, `correct-abstention`) and the argument check of
-//! its call, when there was one, passed. A case passes when a strict majority of its scored
+//! verdict is a selection success (`correct`, `correct-abstention`), the argument check of
+//! its call, when there was one, passed, and, with `--execute`, its execution met the case's
+//! `expect` (else it fails as `exec_failed`). A case passes when a strict majority of its scored
 //! trials pass (a tie fails), the same majority rule as the scorecard's `caseLevel`, with the
 //! arguments counted too — so a case whose model picks the right tool with wrong arguments most
 //! of the time fails as `wrong_args`, while `caseLevel` (selection only) counts it as won.
@@ -29,6 +30,9 @@ pub fn failure_of(trial: &TrialRow) -> Option<FailureKind> {
     match trial.verdict {
         Verdict::Correct if trial.args.as_ref().is_some_and(|a| !a.ok) => {
             Some(FailureKind::WrongArgs)
+        }
+        Verdict::Correct if trial.execution.as_ref().is_some_and(|e| !e.passed) => {
+            Some(FailureKind::ExecFailed)
         }
         Verdict::Correct | Verdict::CorrectAbstention | Verdict::Error => None,
         Verdict::WrongTool | Verdict::Phantom | Verdict::UnexpectedAdditionalCalls => {
@@ -165,6 +169,7 @@ mod tests {
             usage: None,
             retries: 0,
             cached: false,
+            execution: None,
         }
     }
 

@@ -84,6 +84,20 @@ pub struct EvalConfig {
     pub gates: EvalGates,
     /// Run only this shard of the plan (`--shard K/N`); `None` = every trial.
     pub shard: Option<super::shard::Shard>,
+    /// `--execute`: run the picked tool and check `expect`; `None` = never execute (the
+    /// default, and always in `mf ci`).
+    pub execute: Option<ExecuteConfig>,
+}
+
+/// `--execute` settings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExecuteConfig {
+    /// The execution policy and implementation overrides.
+    pub flags: crate::exec::ExecFlags,
+    /// `--execute-model-args`: use the model's arguments where a case has no `toolInput`.
+    pub model_args: bool,
+    /// `--min-execution` (default 1.0).
+    pub min_rate: f64,
 }
 
 /// The gates of one run: quality (exit 2) and health (exit 5).
@@ -141,6 +155,7 @@ impl Default for EvalConfig {
             cache_dir: Some(super::cache::default_dir()),
             gates: EvalGates::default(),
             shard: None,
+            execute: None,
         }
     }
 }
@@ -215,6 +230,24 @@ impl EvalConfig {
             return bad(
                 "--profile all|NAME runs several plans; --shard splits one plan across jobs: \
                  not both"
+                    .into(),
+            );
+        }
+        // `--execute` attaches its executions to one scorecard after its run: a shard is not
+        // the whole run (`mf merge` cannot join executions), and mount-group scoring runs
+        // several plans whose scorecards the executions would not follow.
+        if self.execute.is_some() && self.shard.is_some() {
+            return bad(
+                "--execute runs the picked tools of one whole eval; --shard splits it across \
+                 jobs and `mf merge` cannot join executions: drop one of them"
+                    .into(),
+            );
+        }
+        if self.execute.is_some() && self.mount_groups.is_some() {
+            return bad(
+                "--execute runs the picked tools of one eval; --profile all|NAME scores mount \
+                 groups over several runs: drop one of them (--profile NAME --mounted-only \
+                 --execute runs one group's tools)"
                     .into(),
             );
         }

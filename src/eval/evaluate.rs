@@ -277,6 +277,11 @@ pub fn evaluate(
         )));
     }
 
+    let execution = config
+        .execute
+        .as_ref()
+        .map(|x| super::execute::prepare(x, &suite.suite, &suite.path, &suite.display))
+        .transpose()?;
     let specs = models::resolve(config, &suite.suite, &suite.display)?;
     let pool_tokens: Vec<u64> = case_tools
         .pool
@@ -413,6 +418,11 @@ pub fn evaluate(
         wall: started.elapsed(),
         run: run_time,
     });
+    if let Some(prepared) = &execution {
+        for note in super::execute::attach(&mut card, prepared, &suite.suite, &cases, &tools)? {
+            observer.note(&note);
+        }
+    }
     if let Some(shard) = config.shard {
         card.shard = Some(ShardInfo {
             plan: shard::plan_fingerprint(&card),

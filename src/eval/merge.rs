@@ -168,6 +168,20 @@ pub fn merge(parts: Vec<Part>, allow_partial: bool) -> Result<Scorecard, MergeEr
             ));
             continue;
         };
+        let executed =
+            part.card.suite.execution.is_some()
+                || part.card.models.iter().any(|m| {
+                    m.execution.is_some() || m.trials.iter().any(|t| t.execution.is_some())
+                });
+        if executed {
+            problems.push(format!(
+                "{}: holds executions (`--execute`), which mf merge cannot join (it computes \
+                 every metric and gate again from the trials): run `mf eval --execute` \
+                 unsharded",
+                part.source
+            ));
+            continue;
+        }
         let actual = shard::plan_fingerprint(&part.card);
         if actual != info.plan {
             problems.push(format!(

@@ -16,6 +16,7 @@ pub mod config;
 pub mod dry_run;
 mod error;
 pub mod evaluate;
+pub mod execute;
 pub mod leave_out;
 pub mod merge;
 pub mod models;

@@ -151,6 +151,7 @@ mod tests {
                 usage: None,
                 retries: 0,
                 cached: false,
+                execution: None,
             })
             .collect()
     }

@@ -108,6 +108,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
             metrics,
             robustness: None,
             trials: rows,
+            execution: None,
         };
         gates.extend(judge(&mut result, inp.tool_tokens, gates_cfg));
         models.push(result);
@@ -168,6 +169,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
                 skip: config.selection.skip.clone(),
             },
             profile: config.profile.clone(),
+            execution: None,
             profile_tools: config.profile.as_ref().and_then(|p| {
                 let mut members = inp.suite.profiles.get(p)?.clone();
                 members.sort();
@@ -224,6 +226,7 @@ fn row(r: &TrialRecord, verdict: Verdict, args: Option<ArgCheck>) -> TrialRow {
         usage,
         retries: r.retries,
         cached: r.cached,
+        execution: None,
     }
 }
 

@@ -40,6 +40,8 @@ pub struct Context {
     pub in_actions: bool,
     /// Problems reading the payload; the run goes on without what they would have told.
     pub warnings: Vec<String>,
+    /// The event payload was read and parsed.
+    pub payload_read: bool,
 }
 
 impl Context {
@@ -70,6 +72,7 @@ impl Context {
                     None
                 }
             });
+        let payload_read = payload.is_some();
         let name = var("GITHUB_EVENT_NAME");
         let repository = var("GITHUB_REPOSITORY");
         let facts = payload
@@ -102,7 +105,31 @@ impl Context {
             output: var("GITHUB_OUTPUT").map(PathBuf::from),
             in_actions: var("GITHUB_ACTIONS").as_deref() == Some("true"),
             warnings,
+            payload_read,
         }
+    }
+
+    /// Why tool implementations must not run in this run (`mf exec`, `mf eval --execute`):
+    /// a fork's pull request (`pull_request`, `pull_request_target`, `workflow_run` from a fork),
+    /// or such an event whose payload could not be read, so mf cannot tell. `None` = allowed.
+    pub fn execution_refusal(&self) -> Option<String> {
+        let name = self.event.name.as_deref().unwrap_or_default();
+        let pr_event = matches!(
+            name,
+            "pull_request" | "pull_request_target" | "workflow_run"
+        );
+        let why = if self.event.fork {
+            "the pull request comes from a fork"
+        } else if pr_event && !self.payload_read {
+            "the event payload (GITHUB_EVENT_PATH) cannot be read, so mf cannot tell whether the \
+             pull request comes from a fork"
+        } else {
+            return None;
+        };
+        Some(format!(
+            "this is a GitHub Actions `{name}` run and {why}; mf never executes a fork's tool \
+             implementations (run the free checks, or execute on your own branches)"
+        ))
     }
 }
 
@@ -167,6 +194,56 @@ pub fn read_payload(event: Option<&str>, payload: &Value) -> PayloadFacts {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn execution_is_refused_for_a_fork_and_when_the_payload_cannot_tell() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let fork = dir.path().join("fork.json");
+        std::fs::write(
+            &fork,
+            r#"{"pull_request": {"number": 1, "head": {"sha": "a", "repo": {"full_name": "x/fork"}},
+                "base": {"sha": "b", "repo": {"full_name": "o/r"}}}}"#,
+        )
+        .expect("write");
+        let own = dir.path().join("own.json");
+        std::fs::write(
+            &own,
+            r#"{"pull_request": {"number": 1, "head": {"sha": "a", "repo": {"full_name": "o/r"}},
+                "base": {"sha": "b", "repo": {"full_name": "o/r"}}}}"#,
+        )
+        .expect("write");
+        let ctx = |event: &str, path: &std::path::Path| {
+            let path = path.to_string_lossy().into_owned();
+            let event = event.to_owned();
+            super::Context::from_vars(move |k| match k {
+                "GITHUB_EVENT_NAME" => Some(event.clone()),
+                "GITHUB_EVENT_PATH" => Some(path.clone()),
+                _ => None,
+            })
+        };
+        assert!(ctx("pull_request", &fork).execution_refusal().is_some());
+        assert!(
+            ctx("pull_request_target", &fork)
+                .execution_refusal()
+                .is_some()
+        );
+        assert!(
+            ctx("pull_request", &dir.path().join("missing.json"))
+                .execution_refusal()
+                .is_some()
+        );
+        assert!(ctx("pull_request", &own).execution_refusal().is_none());
+        assert!(
+            ctx("push", &dir.path().join("missing.json"))
+                .execution_refusal()
+                .is_none()
+        );
+        assert!(
+            super::Context::from_vars(|_| None)
+                .execution_refusal()
+                .is_none()
+        );
+    }
+
     use std::collections::BTreeMap;
 
     use serde_json::json;

@@ -18,16 +18,21 @@ pub enum FailureKind {
     NoCall,
     /// A call on a must-not-call case.
     OverTrigger,
+    /// The expected tool with good arguments, but its execution (`--execute`) failed an
+    /// expectation.
+    ExecFailed,
 }
 
 impl FailureKind {
-    /// The `type` attribute: `wrong_tool`, `wrong_args`, `no_call`, `over_trigger`.
+    /// The `type` attribute: `wrong_tool`, `wrong_args`, `no_call`, `over_trigger`,
+    /// `exec_failed`.
     pub fn as_str(self) -> &'static str {
         match self {
             FailureKind::WrongTool => "wrong_tool",
             FailureKind::WrongArgs => "wrong_args",
             FailureKind::NoCall => "no_call",
             FailureKind::OverTrigger => "over_trigger",
+            FailureKind::ExecFailed => "exec_failed",
         }
     }
 }

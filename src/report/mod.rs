@@ -8,6 +8,7 @@ pub mod ci;
 pub mod cluster;
 pub mod compare;
 pub mod coverage;
+pub mod exec;
 pub mod lint;
 pub mod metrics;
 pub mod mount;

@@ -133,6 +133,7 @@ pub fn draft_suite(name: &str, result: &ScanResult) -> Suite {
                 description: t.description.clone(),
                 parameters: t.input_schema.clone(),
                 annotations: t.annotations.clone(),
+                side_effects: None,
                 origin: Some(t.origin.display()),
             }))
         })

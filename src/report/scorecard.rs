@@ -125,6 +125,10 @@ pub struct SuiteInfo {
     /// Profile whose tools were offered, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
+    /// The implementation `--execute` ran (runtime, engine, entry and its hash); absent without
+    /// `--execute`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<super::exec::ExecutionInfo>,
     /// With `profile`: its definition (member names as the suite lists them, sorted); runs
     /// whose definitions differ are not comparable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -236,6 +240,9 @@ pub struct ModelResult {
     pub robustness: Option<Robustness>,
     /// One row per trial, in plan order (case, then trial index).
     pub trials: Vec<TrialRow>,
+    /// With `--execute`: the execution metric and each case's executions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<super::exec::ModelExecution>,
 }
 
 /// How the model did on the variants of cases (`mf tasks mutate`) against the cases themselves.
@@ -330,6 +337,9 @@ pub struct TrialRow {
     pub retries: u32,
     /// Served from the cache.
     pub cached: bool,
+    /// With `--execute`: the run of the picked tool and its expectations (never cached).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<super::exec::TrialExecution>,
 }
 
 /// One gate.

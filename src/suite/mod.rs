@@ -8,6 +8,7 @@
 pub mod author;
 pub mod discover;
 pub mod edit;
+pub mod execution;
 pub mod import;
 pub mod input;
 mod locate;
@@ -67,9 +68,9 @@ pub struct Suite {
     /// Lint findings the team accepted: `{code, tool?, reason?}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suppressions: Vec<Suppression>,
-    /// How tool implementations run for `--execute` (kept as written; not used yet).
+    /// How tool implementations run for `mf exec` and `mf eval --execute`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub execution: Option<Value>,
+    pub execution: Option<execution::Execution>,
     /// Named models (`--models NAME`), as under `[models.NAME]` in `mf.toml`; a suite entry
     /// overrides the config entry of the same name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -192,7 +193,7 @@ pub struct Case {
     pub tool_input: Option<Value>,
     /// Expectations for `--execute`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expect: Option<Value>,
+    pub expect: Option<execution::Expect>,
     /// Tags for `--only` / `--skip`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
@@ -224,6 +225,27 @@ fn yes() -> bool {
 /// Distinguish `"expectedTool": null` (Some(None)) from an absent key (None).
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(d).map(Some)
+}
+
+impl Suite {
+    /// The declared `sideEffects` of `tool`: on its inline entry (same name), or on the `ref`
+    /// entry whose file defined it.
+    pub fn side_effects_of(&self, tool: &crate::surface::Tool) -> Option<execution::SideEffects> {
+        self.tools.iter().find_map(|t| match t {
+            SuiteTool::Inline(t) if t.name == tool.name => t.side_effects,
+            SuiteTool::Ref {
+                reference,
+                side_effects,
+            } => {
+                let rel = reference.trim_start_matches("./");
+                let file = tool.origin.file.as_deref().unwrap_or_default();
+                (file == rel || file.ends_with(&format!("/{rel}")))
+                    .then_some(*side_effects)
+                    .flatten()
+            }
+            _ => None,
+        })
+    }
 }
 
 impl Case {
@@ -403,6 +425,13 @@ pub enum SuiteTool {
         /// The path.
         #[serde(rename = "ref")]
         reference: String,
+        /// What the tool may touch (exec admission).
+        #[serde(
+            rename = "sideEffects",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        side_effects: Option<execution::SideEffects>,
     },
     /// An inline definition.
     Inline(Box<InlineTool>),
@@ -426,6 +455,9 @@ pub struct InlineTool {
     /// MCP annotations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Value>,
+    /// What the tool may touch (`none`, `read`, `write`, `external`): exec admission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_effects: Option<execution::SideEffects>,
     /// Where the definition lives (`file:line`), informational.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,

@@ -75,7 +75,8 @@ fn rebase(rel: &str, from: &Path, to: &Path) -> Option<String> {
     })
 }
 
-/// Rebase `suite`'s `surface` and tool `ref`s, written relative to `input` (a file), so they
+/// Rebase `suite`'s `surface`, tool `ref`s and `execution` paths (`entry`, `allowRead`,
+/// `allowWrite`), written relative to `input` (a file), so they
 /// hold for a file at `output`. A path that would leave the output's folder is an error (a
 /// suite may only name paths inside its own folder): write the output next to the input.
 pub fn relocate(suite: &mut Suite, input: &Path, output: &Path) -> Result<(), SuiteError> {
@@ -103,8 +104,17 @@ pub fn relocate(suite: &mut Suite, input: &Path, output: &Path) -> Result<(), Su
         suite.surface = Some(moved("surface", rel)?);
     }
     for tool in &mut suite.tools {
-        if let SuiteTool::Ref { reference } = tool {
+        if let SuiteTool::Ref { reference, .. } = tool {
             *reference = moved("tool ref", reference)?;
+        }
+    }
+    if let Some(execution) = &mut suite.execution {
+        execution.entry = moved("execution.entry", &execution.entry)?;
+        for path in &mut execution.allow_read {
+            *path = moved("execution.allowRead", path)?;
+        }
+        for path in &mut execution.allow_write {
+            *path = moved("execution.allowWrite", path)?;
         }
     }
     Ok(())
@@ -125,6 +135,7 @@ mod tests {
             surface: Some("out/api".into()),
             tools: vec![SuiteTool::Ref {
                 reference: "out/api".into(),
+                side_effects: None,
             }],
             ..Suite::default()
         };
@@ -156,6 +167,41 @@ mod tests {
             err.to_string().contains("outside this file's folder"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn execution_paths_are_rebased_like_the_surface() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("suites/out/impl/data")).expect("dirs");
+        std::fs::write(root.join("suites/out/impl/index.mjs"), "").expect("entry");
+        let execution = |entry: &str, read: &str| {
+            serde_json::from_value::<crate::suite::execution::Execution>(serde_json::json!({
+                "runtime": "node", "entry": entry, "allowRead": [read], "allowWrite": [read]
+            }))
+            .expect("execution")
+        };
+        let mut suite = Suite {
+            execution: Some(execution("out/impl/index.mjs", "out/impl/data")),
+            ..Suite::default()
+        };
+        relocate(
+            &mut suite,
+            &root.join("suites/s.json"),
+            &root.join("suites/out/m.json"),
+        )
+        .expect("inside");
+        assert_eq!(
+            suite.execution,
+            Some(execution("impl/index.mjs", "impl/data"))
+        );
+        let err = relocate(
+            &mut suite,
+            &root.join("suites/out/m.json"),
+            &root.join("suites/out/impl/data/m.json"),
+        )
+        .expect_err("the entry would lie outside");
+        assert!(err.to_string().contains("execution.entry"), "{err}");
     }
 
     #[test]

@@ -792,8 +792,10 @@ impl Drop for GroupGuard {
     }
 }
 
+/// Kill the process group `pid` leads and, on Linux, its descendants that left the group
+/// (used by stdio servers here and by `exec`'s supervisor).
 #[cfg(unix)]
-fn kill_group(pid: u32) {
+pub fn kill_group(pid: u32) {
     use nix::sys::signal::{Signal, killpg};
     use nix::unistd::Pid;
     if let Ok(raw) = i32::try_from(pid) {
@@ -964,8 +966,9 @@ mod reaper {
     }
 }
 
+/// Nothing to kill by group outside Unix.
 #[cfg(not(unix))]
-fn kill_group(_pid: u32) {}
+pub fn kill_group(_pid: u32) {}
 
 /// The last `cap` bytes a child wrote on stderr.
 #[derive(Debug, Default)]

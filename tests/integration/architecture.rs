@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["compare"],
     &["generate"],
     &["eval"],
+    &["exec"],
     &["analyze"],
     &["providers"],
     &["report"],

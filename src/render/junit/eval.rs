@@ -49,6 +49,14 @@ fn trial_lines(model: &ModelResult, case: &str) -> String {
         if let Some(e) = &t.error {
             line.push_str(&format!(" — {}: {}", error_kind_name(e.kind), e.message));
         }
+        if let Some(x) = t.execution.as_ref().filter(|x| !x.passed) {
+            line.push_str(&format!(
+                " — execution failed ({}): {}; output: {}",
+                x.status.as_str(),
+                x.failed.join("; "),
+                x.output
+            ));
+        }
         out.push(line);
     }
     out.join("\n")

@@ -174,6 +174,9 @@ pub fn eval(card: &Scorecard, style: Style) -> String {
                 format!("{} (not in official figures)", rate(&u.selection_accuracy)),
             );
         }
+        if let Some(x) = &m.execution {
+            super::eval_exec::execution(&mut s, x, style);
+        }
         for p in &m.health.problems {
             let _ = writeln!(s, "  {}", style.yellow(&format!("unhealthy: {p}")));
         }

@@ -11,6 +11,8 @@ pub mod cluster;
 pub mod compare;
 pub mod coverage;
 pub mod eval;
+mod eval_exec;
+pub mod exec;
 pub mod lint;
 pub mod scan;
 pub mod style;

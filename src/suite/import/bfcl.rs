@@ -201,6 +201,7 @@ fn case(
             parameters: Some(parameters),
             annotations: None,
             origin: Some(format!("{file}:{line}")),
+            side_effects: None,
         });
     }
     let mut case = Case::new(id, &input, None);
