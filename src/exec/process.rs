@@ -188,6 +188,11 @@ pub fn run(
     {
         std::thread::sleep(Duration::from_millis(5));
     }
+    // A process that wrote past the cap and exited before the loop saw the flag is over the
+    // cap all the same (its output was cut, so its result is not to be trusted).
+    if matches!(stopped, Stopped::Exited) && over_output.load(Ordering::Relaxed) {
+        stopped = Stopped::Output;
+    }
     let take = |b: &Arc<Mutex<Vec<u8>>>| {
         std::mem::take(&mut *b.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     };

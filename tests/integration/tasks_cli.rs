@@ -379,12 +379,12 @@ async fn generate_against_a_local_server_writes_a_task_set_that_lints_clean() {
         .mount(&server)
         .await;
     let dir = tempfile::tempdir().expect("tmp");
-    // Two look-alike tools, so `mf cluster` finds a risky pair and the plan has a boundary
-    // request for it.
+    // Two look-alike tools (the same action on the same object), so `mf cluster` finds a
+    // risky pair and the plan has a boundary request for it.
     let mut t = chat_server::tools_json();
     t["tools"].as_array_mut().expect("tools").push(json!({
-        "name": "search_tickets_archive",
-        "description": "Search archived support tickets by keyword.",
+        "name": "find_tickets",
+        "description": "Find support tickets matching a keyword.",
         "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     }));
     write_json(&dir.path().join("tools.json"), &t);
@@ -413,7 +413,7 @@ async fn generate_against_a_local_server_writes_a_task_set_that_lints_clean() {
         .filter(|l| l.starts_with('#') && l.contains(" pair "))
         .count();
     assert!(
-        plan.contains("pair search_tickets ↔ search_tickets_archive"),
+        plan.contains("pair search_tickets ↔ find_tickets"),
         "{plan}"
     );
     assert_eq!(planned, 6 + pairs, "6 tools + the risky pairs: {plan}");
