@@ -126,6 +126,24 @@ fn mf_agrees_with_the_bfcl_checker_on_ground_truth_and_perturbations() {
                 text.starts_with("plan: 200 cases × 5 repeats × 1 model = 1000 trials; up to"),
                 "{text}"
             );
+            // ... and `mf tasks lint` accepts it: no error finding, every case checked against
+            // its own tools (the suite has no tools[] or surface).
+            let lint = mf()
+                .args(["tasks", "lint", "--suite"])
+                .arg(&suite)
+                .args(["--format", "json"])
+                .output()
+                .expect("tasks lint");
+            assert_eq!(
+                lint.status.code(),
+                Some(0),
+                "{}{}",
+                String::from_utf8_lossy(&lint.stdout),
+                String::from_utf8_lossy(&lint.stderr)
+            );
+            let report: Value = serde_json::from_slice(&lint.stdout).expect("lint JSON");
+            assert_eq!(report["summary"]["errors"], 0, "{report}");
+            assert_eq!(report["summary"]["cases"], 200, "{report}");
         }
         let bfcl: Value =
             crate::support::read_json(dir.path().join(format!("{category}.bfcl.json")));

@@ -61,7 +61,8 @@ pub(super) fn run(args: &TasksLintArgs, style: Style) -> Result<Exit, Error> {
     for w in &warnings {
         crate::commands::note(&format!("warning: {w}"));
     }
-    if surface.tools.is_empty() {
+    // As in eval: a suite whose every case offers its own tools needs no surface.
+    if surface.tools.is_empty() && suite.cases.iter().any(|c| c.tools.is_none()) {
         return Err(Error::Usage(format!(
             "no tools to check {display} against: it has no tools[] or surface; give the tools \
              as PATH, URL, --stdio or --server"
