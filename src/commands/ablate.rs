@@ -7,7 +7,6 @@ use std::time::Instant;
 use crate::cli::ablate::AblateArgs;
 use crate::cli::eval::EvalFormat;
 use crate::compare::ablate::{AblateOutcome, ablate};
-use crate::eval::plan::BudgetError;
 use crate::eval::{self, evaluate::suite_tools};
 use crate::render::progress::Reporter;
 use crate::render::terminal::Style;
@@ -34,21 +33,9 @@ pub(super) fn run(args: &AblateArgs, style: Style) -> Result<Exit, Error> {
             .quiet(super::quiet());
     let report = match ablate(&config, started, &suite, surface, &label, &mut reporter)? {
         AblateOutcome::Report(r) => r,
-        AblateOutcome::DryRun(plan) => {
-            super::print(&render::dry_run::text(&plan))?;
-            return Ok(if plan.refusals.is_empty() {
-                Exit::Ok
-            } else if plan.refusals.iter().all(BudgetError::is_gate) {
-                Exit::GateFailed
-            } else {
-                Exit::InputError
-            });
-        }
+        AblateOutcome::DryRun(plan) => return super::eval::dry_run_exit(&plan),
         AblateOutcome::OverContext(refusals) => {
-            for e in refusals {
-                super::note(&format!("error: {e}"));
-            }
-            return Ok(Exit::GateFailed);
+            return Ok(super::eval::over_context_exit(&refusals));
         }
         AblateOutcome::Interrupted(kept) => {
             super::note(&kept.to_string());

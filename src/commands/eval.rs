@@ -61,22 +61,8 @@ pub(super) fn run(args: &EvalArgs, style: Style) -> Result<Exit, Error> {
     };
     let card = match outcome {
         EvalOutcome::Card(card) => card,
-        EvalOutcome::DryRun(plan) => {
-            super::print(&render::dry_run::text(&plan))?;
-            return Ok(if plan.refusals.is_empty() {
-                Exit::Ok
-            } else if plan.refusals.iter().all(BudgetError::is_gate) {
-                Exit::GateFailed
-            } else {
-                Exit::InputError
-            });
-        }
-        EvalOutcome::OverContext(refusals) => {
-            for e in refusals {
-                super::note(&format!("error: {e}"));
-            }
-            return Ok(Exit::GateFailed);
-        }
+        EvalOutcome::DryRun(plan) => return dry_run_exit(&plan),
+        EvalOutcome::OverContext(refusals) => return Ok(over_context_exit(&refusals)),
         EvalOutcome::Interrupted(kept) => {
             super::note(&kept.to_string());
             return Ok(Exit::Interrupted);
@@ -141,4 +127,25 @@ pub(super) fn cache_cmd(args: &CacheArgs) -> Result<Exit, Error> {
         }
     }
     Ok(Exit::Ok)
+}
+
+/// Print a dry run's plan; exit 0 when nothing refuses it, 2 when only context gates do, else 1.
+/// (`mf eval --dry-run` and `mf ablate --dry-run`.)
+pub(super) fn dry_run_exit(plan: &eval::dry_run::DryRun) -> Result<Exit, Error> {
+    super::print(&render::dry_run::text(plan))?;
+    Ok(if plan.refusals.is_empty() {
+        Exit::Ok
+    } else if plan.refusals.iter().all(BudgetError::is_gate) {
+        Exit::GateFailed
+    } else {
+        Exit::InputError
+    })
+}
+
+/// Name each `--max-context-tokens` refusal on stderr: a failed gate (2).
+pub(super) fn over_context_exit(refusals: &[BudgetError]) -> Exit {
+    for e in refusals {
+        super::note(&format!("error: {e}"));
+    }
+    Exit::GateFailed
 }
