@@ -292,6 +292,7 @@ fn risky_pairs(tools: &[Tool], mut pairs: Vec<ConfusablePair>) -> Vec<RiskyPair>
 fn basis(p: &ConfusablePair) -> Basis {
     match p.relation {
         Relation::LookAlike if p.shape >= p.text => Basis::Structural,
+        Relation::SameInputs => Basis::Structural,
         Relation::LookAlike => Basis::Lexical,
         _ => Basis::Family,
     }

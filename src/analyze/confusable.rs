@@ -28,7 +28,13 @@
 //! - Same action, objects differ only by a qualifier: confusable when text and shape agree
 //!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7).
 //! - Different objects (or different actions): only when the schemas match (shape ≥ 0.85) or
-//!   the descriptions are near-identical (text ≥ 0.85).
+//!   the descriptions are near-identical (text ≥ 0.85), or when neither name has an action and
+//!   the two are the only tools of the surface taking the same (two or more) parameters
+//!   (`maps_directions`, `maps_distance_matrix`: `same-inputs`).
+//! - Names are read with a few more rules: `create_or_update` is one action, a write (so
+//!   `push_files` and `create_or_update_file` do the same job); a format word next to an
+//!   object (`retrieve_page_markdown`) qualifies it rather than naming another object; light
+//!   verbs carry the next word (`take_screenshot` is `screenshot`).
 //!
 //! A pair whose descriptions name each other has a stated boundary and is dropped.
 //!
@@ -68,7 +74,7 @@ pub const VERB_GROUPS: &[&str] = &[
     "stop kill terminate end cancel abort halt",
     "enable activate",
     "disable deactivate",
-    "write save put store",
+    "write save put store push",
     "upload",
     "download",
     "lock",
@@ -98,7 +104,6 @@ pub const VERB_GROUPS: &[&str] = &[
     "close",
     "pause",
     "resume",
-    "push",
     "pull",
     "attach",
     "detach",
@@ -252,11 +257,25 @@ const PREPOSITIONS: &[&str] = &[
 /// Articles: skipped in names.
 const ARTICLES: &[&str] = &["a", "an", "the"];
 
-/// Words that claim quality, not a different job.
+/// Words that claim quality, not a different job, and light verbs that only carry the next
+/// word (`take_screenshot` is `screenshot`, `perform_click` is `click`).
 const FILLER: &[&str] = &[
     "enhanced", "robust", "improved", "advanced", "better", "extended", "basic", "v2", "v3",
-    "safe", "quick", "fast", "custom", "general", "generic", "full", "force",
+    "safe", "quick", "fast", "custom", "general", "generic", "full", "force", "take", "perform",
+    "do",
 ];
+
+/// Representations of the same content: `retrieve_page_markdown` retrieves the page, as
+/// markdown. Next to another object word one of these qualifies it (the object stays
+/// `page`); alone (`export_csv`) it is the object. (`text` is left out: `search_paper_text`
+/// searches inside papers, `format_text` styles text.)
+const FORMATS: &[&str] = &[
+    "markdown", "md", "html", "json", "txt", "xml", "csv", "pdf", "raw", "plain", "yaml", "base64",
+    "binary", "png", "jpeg", "jpg", "svg",
+];
+
+/// Conjunctions that join two actions in one name (`create_or_update_file`).
+const CONJUNCTIONS: &[&str] = &["or", "and"];
 
 /// Words that make a tool the many-version of another.
 const QUANTITY: &[&str] = &[
@@ -338,6 +357,8 @@ struct Read {
     /// `(param key id, weight)`, sorted by id.
     params: Vec<(u32, f64)>,
     top_params: u64,
+    /// Top-level parameters.
+    top_len: usize,
 }
 
 /// The scored surface.
@@ -346,6 +367,8 @@ pub struct Scorer {
     tools: Vec<Read>,
     words: Vec<String>,
     name_df: HashMap<String, usize>,
+    /// How many tools take each set of top-level parameter names.
+    inputs_df: HashMap<u64, usize>,
 }
 
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
@@ -517,12 +540,13 @@ impl Scorer {
             } else {
                 fnv(&top.join(","))
             };
+            let top_len = top.len();
             let mut params: Vec<(u32, f64)> = keys
                 .into_iter()
                 .map(|(k, w)| (intern(&mut pids, &mut pwords, k), w))
                 .collect();
             params.sort_unstable_by_key(|x| x.0);
-            let (action, mods, head, qual, many) = split_name(&contents[i]);
+            let (action, mods, head, qual, many, _formats) = split_name(&contents[i]);
             reads.push(Read {
                 name_lower: t.name.to_lowercase(),
                 desc_lower: t.description.as_deref().unwrap_or("").to_lowercase(),
@@ -534,12 +558,20 @@ impl Scorer {
                 vec,
                 params,
                 top_params,
+                top_len,
             });
+        }
+        let mut inputs_df: HashMap<u64, usize> = HashMap::new();
+        for r in &reads {
+            if r.top_params != 0 {
+                *inputs_df.entry(r.top_params).or_insert(0) += 1;
+            }
         }
         Scorer {
             tools: reads,
             words: vocab,
             name_df,
+            inputs_df,
         }
     }
 
@@ -594,9 +626,21 @@ impl Scorer {
     }
 
     fn judge(&self, x: &Read, y: &Read, text: f64, shape: f64) -> Option<(f64, Relation)> {
+        // Two verb-less tools (`maps_directions`, `maps_distance_matrix`), and only these two
+        // on the surface, take the same parameters (at least two): the names offer a noun
+        // each and no action, and the arguments a model holds fit both.
+        let same_inputs = x.action.is_none()
+            && y.action.is_none()
+            && x.top_params != 0
+            && x.top_params == y.top_params
+            && x.top_len >= 2
+            && self.inputs_df.get(&x.top_params) == Some(&2);
         let look_alike = || {
-            (shape >= 0.85 || text >= 0.85)
-                .then_some((0.5 + 0.5 * text.max(shape), Relation::LookAlike))
+            if shape >= 0.85 || text >= 0.85 {
+                Some((0.5 + 0.5 * text.max(shape), Relation::LookAlike))
+            } else {
+                same_inputs.then_some((0.5 + 0.5 * text.max(shape), Relation::SameInputs))
+            }
         };
         let same_action = match (x.action, y.action) {
             (Some(p), Some(q)) if p == q => true,
@@ -757,6 +801,7 @@ type NameParts = (
     BTreeSet<String>,
     BTreeSet<String>,
     bool,
+    BTreeSet<String>,
 );
 
 fn split_name(content: &[String]) -> NameParts {
@@ -765,12 +810,28 @@ fn split_name(content: &[String]) -> NameParts {
     let mut head = BTreeSet::new();
     let mut qual = BTreeSet::new();
     let mut many = false;
+    let mut formats = BTreeSet::new();
     let mut in_qualifier = false;
-    for w in content {
+    let mut skip = false;
+    for (i, w) in content.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
         if action.is_none()
             && let Some(g) = verb_group(w)
         {
             action = Some(g);
+            continue;
+        }
+        // `create_or_update_file` writes the file whether or not it exists: the action is
+        // `write`, and `file` stays the object (not a qualifier after `or`).
+        if CONJUNCTIONS.contains(&w.as_str())
+            && head.is_empty()
+            && let (Some(a), Some(b)) = (action, content.get(i + 1).and_then(|n| verb_group(n)))
+            && upsert(a, b)
+        {
+            action = verb_group("write");
+            skip = true;
             continue;
         }
         // An article names nothing (`retrieve-a-block` is `retrieve block`); taken for a
@@ -790,13 +851,26 @@ fn split_name(content: &[String]) -> NameParts {
         if FILLER.contains(&w.as_str()) || numeric(w) {
             continue;
         }
+        if FORMATS.contains(&w.as_str()) && !in_qualifier {
+            formats.insert(w.clone());
+            continue;
+        }
         if in_qualifier {
             qual.insert(w.clone());
         } else {
             head.insert(w.clone());
         }
     }
-    (action, mods, head, qual, many)
+    if head.is_empty() {
+        head = std::mem::take(&mut formats);
+    }
+    (action, mods, head, qual, many, formats)
+}
+
+/// Create-or-update: an upsert, a write.
+fn upsert(a: usize, b: usize) -> bool {
+    let (c, u) = (verb_group("create"), verb_group("update"));
+    (Some(a) == c && Some(b) == u) || (Some(a) == u && Some(b) == c)
 }
 
 fn numeric(w: &str) -> bool {

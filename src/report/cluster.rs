@@ -31,6 +31,8 @@ pub enum PairRelation {
     Qualified,
     /// Different objects or actions, but the schemas or the descriptions match.
     LookAlike,
+    /// Two verb-less names, the only two tools of the surface taking the same parameters.
+    SameInputs,
 }
 
 impl PairRelation {
@@ -43,6 +45,9 @@ impl PairRelation {
                 "the same action on the same object, differing only by a qualifier"
             }
             PairRelation::LookAlike => "matching schemas or near-identical descriptions",
+            PairRelation::SameInputs => {
+                "no action in either name and the same parameters, which no other tool takes"
+            }
         }
     }
 }

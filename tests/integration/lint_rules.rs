@@ -754,3 +754,30 @@ fn two_thousand_tools_lint_quickly() {
 fn ten_thousand_tools_lint_quickly() {
     lint_big(10_000, Duration::from_secs(20));
 }
+
+#[test]
+fn unused_defs_copied_into_a_schema_give_one_finding_per_tool_with_their_total() {
+    let defs = json!({
+        "a": {"type": "object", "properties": {"street": {"type": "string"}}},
+        "b": {"type": "string", "enum": ["x", "y"]},
+        "c": {"type": "integer", "minimum": 1},
+        "used": {"type": "string"}
+    });
+    let tool = |name: &str| {
+        json!({"name": name, "description": format!("Does {name} for a customer account."),
+               "inputSchema": {"type": "object", "properties": {"q": {"$ref": "#/$defs/used", "description": "Query."}},
+                               "$defs": defs.clone()}})
+    };
+    let findings = lint_json(json!({"tools": [tool("create_order"), tool("cancel_order")]}));
+    let unused: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.code == "schema-defs-unused")
+        .collect();
+    assert_eq!(unused.len(), 2, "{unused:#?}");
+    for f in &unused {
+        assert!(f.message.starts_with("3 `$defs` entries"), "{}", f.message);
+        assert!(f.message.contains("`a`, `b`, `c`"), "{}", f.message);
+        assert!(!f.message.contains("`used`"), "{}", f.message);
+        assert_eq!(f.param.as_deref(), Some("$defs"));
+    }
+}

@@ -140,3 +140,148 @@ fn an_article_in_a_name_is_not_a_preposition() {
     ];
     assert!(names(&tools).is_empty(), "{:?}", names(&tools));
 }
+
+fn params(names: &[&str]) -> Value {
+    let props: serde_json::Map<String, Value> = names
+        .iter()
+        .map(|n| ((*n).to_owned(), json!({"type": "string"})))
+        .collect();
+    json!({"type": "object", "properties": props, "required": names})
+}
+
+#[test]
+fn create_or_update_is_a_write_of_the_same_object() {
+    let repo = || params(&["owner", "repo", "branch", "message"]);
+    let tools = [
+        tool("push_files", "Push several files in one commit.", repo()),
+        tool(
+            "create_or_update_file",
+            "Create or update one file.",
+            repo(),
+        ),
+        tool("delete_file", "Delete a file.", repo()),
+        tool(
+            "create_issue",
+            "Open an issue.",
+            params(&["owner", "repo", "title"]),
+        ),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("push_files".into(), "create_or_update_file".into())]
+    );
+}
+
+#[test]
+fn a_format_next_to_an_object_qualifies_it() {
+    let tools = [
+        tool("retrieve_page", "Retrieve a page.", params(&["page_id"])),
+        tool(
+            "retrieve_page_markdown",
+            "Retrieve a page as Markdown.",
+            params(&["page_id", "include_transcript"]),
+        ),
+        tool("export_csv", "Export the sheet as CSV.", params(&["sheet"])),
+        tool("export_workbook", "Export the workbook.", params(&["path"])),
+        tool(
+            "search_paper_text",
+            "Search inside a paper's text.",
+            params(&["id", "q"]),
+        ),
+        tool(
+            "search_papers",
+            "Search papers by keyword.",
+            params(&["query"]),
+        ),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("retrieve_page".into(), "retrieve_page_markdown".into())]
+    );
+}
+
+#[test]
+fn verb_less_tools_taking_the_same_inputs_are_confusable_when_only_two_do() {
+    let route = || params(&["origin", "destination", "mode"]);
+    let mut tools = vec![
+        tool(
+            "maps_directions",
+            "Get directions between two points.",
+            route(),
+        ),
+        tool(
+            "maps_distance_matrix",
+            "Calculate travel distance and time.",
+            params(&["origins", "destinations", "mode"]),
+        ),
+        tool(
+            "maps_geocode",
+            "Convert an address into coordinates.",
+            params(&["address"]),
+        ),
+    ];
+    let pairs = confusable_pairs(&tools);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(pairs[0].relation, Relation::SameInputs);
+    // A third tool taking the same inputs makes them the surface's common shape, not a tell.
+    tools.push(tool(
+        "maps_route_elevation",
+        "Elevation along a route.",
+        route(),
+    ));
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    // Names with actions say what they do: the same inputs alone do not make them confusable.
+    let tools = [
+        tool("copy_sheet", "Copy a sheet.", params(&["source", "target"])),
+        tool(
+            "rename_sheet",
+            "Rename a sheet.",
+            params(&["source", "target"]),
+        ),
+    ];
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_light_verb_carries_the_next_word_across_servers() {
+    let shot = || params(&["name", "selector"]);
+    let tools = [
+        tool(
+            "puppeteer_screenshot",
+            "Take a screenshot of the page.",
+            shot(),
+        ),
+        tool("puppeteer_navigate", "Navigate to a URL.", params(&["url"])),
+        tool(
+            "puppeteer_hover",
+            "Hover an element.",
+            params(&["selector"]),
+        ),
+        tool(
+            "browser_take_screenshot",
+            "Take a screenshot of the page.",
+            shot(),
+        ),
+        tool("browser_navigate_back", "Go back.", json!({})),
+        tool("browser_drag", "Drag an element.", params(&["from", "to"])),
+    ];
+    let pairs = Scorer::grouped(&tools, &[0, 0, 0, 1, 1, 1]).pairs();
+    let got: Vec<(&str, &str, Relation)> = pairs
+        .iter()
+        .map(|p| {
+            (
+                tools[p.a].name.as_str(),
+                tools[p.b].name.as_str(),
+                p.relation,
+            )
+        })
+        .collect();
+    assert!(
+        got.contains(&(
+            "puppeteer_screenshot",
+            "browser_take_screenshot",
+            Relation::SameJob
+        )),
+        "{got:?}"
+    );
+}

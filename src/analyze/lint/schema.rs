@@ -106,24 +106,17 @@ fn defs_waste(tool: &crate::surface::Tool, schema: &Value, out: &mut Vec<Finding
             continue;
         };
         let mut seen: Vec<(&String, &Value)> = Vec::new();
+        // One finding per schema for the unused entries (a server that copies the same
+        // definitions into every tool gets one line per tool, not one per copy).
+        let mut unused: Vec<(&String, usize)> = Vec::new();
         for (name, def) in defs {
             let pointer = format!("#/{key}/{name}");
-            let text = def.to_string();
-            let tokens = crate::surface::tokens::count(&text);
+            let tokens = || crate::surface::tokens::count(&def.to_string());
             let used = all_refs
                 .iter()
                 .any(|r| r == &pointer || r.starts_with(&format!("{pointer}/")));
             if !used {
-                out.push(with_param(
-                    tool_finding(
-                        Severity::Warn,
-                        "schema-defs-unused",
-                        tool,
-                        format!("`{key}/{name}` in the schema of `{}` is never referenced; it costs about {tokens} tokens on every request.", tool.name),
-                        "Remove the unused definition (or reference it where it was meant to be used).".into(),
-                    ),
-                    &format!("{key}/{name}"),
-                ));
+                unused.push((name, tokens()));
             }
             if let Some((first, _)) = seen.iter().find(|(_, d)| *d == def) {
                 out.push(with_param(
@@ -131,7 +124,7 @@ fn defs_waste(tool: &crate::surface::Tool, schema: &Value, out: &mut Vec<Finding
                         Severity::Warn,
                         "schema-defs-duplicate",
                         tool,
-                        format!("`{key}/{name}` in the schema of `{}` is identical to `{key}/{first}`; the copy costs about {tokens} tokens on every request.", tool.name),
+                        format!("`{key}/{name}` in the schema of `{}` is identical to `{key}/{first}`; the copy costs about {} tokens on every request.", tool.name, tokens()),
                         format!("Point the references at `#/{key}/{first}` and remove the copy."),
                     ),
                     &format!("{key}/{name}"),
@@ -139,6 +132,48 @@ fn defs_waste(tool: &crate::surface::Tool, schema: &Value, out: &mut Vec<Finding
             }
             seen.push((name, def));
         }
+        if unused.is_empty() {
+            continue;
+        }
+        let total: usize = unused.iter().map(|u| u.1).sum();
+        let (message, param) = if let [(name, _)] = unused.as_slice() {
+            (
+                format!(
+                    "`{key}/{name}` in the schema of `{}` is never referenced; it costs about {total} tokens on every request.",
+                    tool.name
+                ),
+                format!("{key}/{name}"),
+            )
+        } else {
+            const LISTED: usize = 5;
+            let mut names: Vec<String> = unused
+                .iter()
+                .take(LISTED)
+                .map(|u| format!("`{}`", u.0))
+                .collect();
+            if unused.len() > LISTED {
+                names.push(format!("{} more", unused.len() - LISTED));
+            }
+            (
+                format!(
+                    "{} `{key}` entries in the schema of `{}` are never referenced ({}); together they cost about {total} tokens on every request.",
+                    unused.len(),
+                    tool.name,
+                    names.join(", ")
+                ),
+                key.to_owned(),
+            )
+        };
+        out.push(with_param(
+            tool_finding(
+                Severity::Warn,
+                "schema-defs-unused",
+                tool,
+                message,
+                "Remove the unused definitions (or reference them where they were meant to be used).".into(),
+            ),
+            &param,
+        ));
     }
 }
 
