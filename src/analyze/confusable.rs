@@ -26,7 +26,9 @@
 //! - Same action, one has no object (a bare `search`): confusable when text or shape give some
 //!   support (text ≥ 0.1 or shape ≥ 0.5).
 //! - Same action, objects differ only by a qualifier: confusable when text and shape agree
-//!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7).
+//!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7), or when text ≥ 0.5 and every call one
+//!   accepts the other accepts too (`list_directory(path)`, `list_directory_with_sizes(path,
+//!   sortBy?)`: the overlap score of a short schema undersells that).
 //! - Different objects (or different actions): only when the schemas match (shape ≥ 0.85) or
 //!   the descriptions are near-identical (text ≥ 0.85), or when neither name has an action and
 //!   the two are the only tools of the surface taking the same (two or more) parameters
@@ -694,7 +696,12 @@ impl Scorer {
             if many_differs {
                 return None;
             }
-            return ((text >= 0.5 && shape >= 0.5) || text >= 0.7)
+            // A call one accepts the other accepts too (`list_directory(path)` and
+            // `list_directory_with_sizes(path, sortBy?)`): the schemas do not draw the line,
+            // however small the overlap score of a short schema is.
+            let compatible =
+                call_compatible(&x.params, &y.params) || call_compatible(&y.params, &x.params);
+            return ((text >= 0.5 && (shape >= 0.5 || compatible)) || text >= 0.7)
                 .then_some((0.5 + 0.5 * text, Relation::Qualified));
         }
         look_alike()
@@ -891,6 +898,17 @@ fn dot(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {
         }
     }
     s.clamp(0.0, 1.0)
+}
+
+/// Every call valid for `a` is valid for `b`: `a`'s top-level parameters are all `b`'s, and
+/// `b` requires none that `a` lacks (weights: 2 required, 1 optional, ½ nested).
+fn call_compatible(a: &[(u32, f64)], b: &[(u32, f64)]) -> bool {
+    let top =
+        |v: &[(u32, f64)]| -> Vec<u32> { v.iter().filter(|p| p.1 >= 1.0).map(|p| p.0).collect() };
+    let (ta, tb) = (top(a), top(b));
+    !ta.is_empty()
+        && ta.iter().all(|p| tb.contains(p))
+        && b.iter().filter(|p| p.1 >= 2.0).all(|p| ta.contains(&p.0))
 }
 
 /// Parameter-shape similarity: the structural overlap with a lighter smoothing (2).

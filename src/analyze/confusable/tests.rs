@@ -285,3 +285,44 @@ fn a_light_verb_carries_the_next_word_across_servers() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_qualified_variant_that_accepts_the_same_calls_is_confusable() {
+    let path =
+        json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]});
+    let sized = json!({"type": "object", "properties": {"path": {"type": "string"}, "sortBy": {"type": "string"}}, "required": ["path"]});
+    let tools = [
+        tool(
+            "list_directory",
+            "List the files and directories in a directory path.",
+            path.clone(),
+        ),
+        tool(
+            "list_directory_with_sizes",
+            "List the files and directories in a directory path, with sizes.",
+            sized,
+        ),
+        tool("read_file", "Read a file.", path.clone()),
+        tool("move_file", "Move a file.", path),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("list_directory".into(), "list_directory_with_sizes".into())]
+    );
+    // One requires what the other does not take: calls are not interchangeable.
+    let tools = [
+        tool(
+            "list_files_in_dir",
+            "List the files and directories in a directory path.",
+            params(&["dirpath"]),
+        ),
+        tool(
+            "list_files_in_vault",
+            "List the files and directories in the vault root.",
+            json!({"type": "object", "properties": {}}),
+        ),
+        tool("read_file", "Read a file.", params(&["path"])),
+        tool("move_file", "Move a file.", params(&["path"])),
+    ];
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
