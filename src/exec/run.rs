@@ -11,6 +11,7 @@ use super::admission::{self, Effective};
 use super::config::ExecSetup;
 use super::engine::{self, CallDirs, Planned};
 use super::process::{self, Limits, Stopped};
+use super::shim::ShimSpec;
 use super::{ExecError, probe};
 use crate::report::exec::{EXEC_VERSION, ExecError as ToolError, ExecReport, ExecStatus};
 use crate::suite::execution::Runtime;
@@ -139,7 +140,11 @@ pub fn execute(setup: &ExecSetup, call: Call<'_>) -> Result<ExecReport, ExecErro
     let exe = std::env::current_exe()
         .map_err(|e| ExecError::Config(format!("mf cannot find its own executable: {e}")))?;
     let mut argv: Vec<OsString> = vec![exe.into_os_string()];
-    argv.extend(planned.shim.to_args(&planned.program, &planned.args));
+    let shim = ShimSpec {
+        parent: Some(std::process::id()),
+        ..planned.shim.clone()
+    };
+    argv.extend(shim.to_args(&planned.program, &planned.args));
     let input = serde_json::to_vec(call.input).unwrap_or_else(|_| b"{}".to_vec());
     let finished = process::run(
         &argv,

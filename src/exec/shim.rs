@@ -29,6 +29,9 @@ pub struct ShimSpec {
     pub address_space: Option<u64>,
     /// `RLIMIT_FSIZE` in bytes (the largest file the tool can write).
     pub file_size: Option<u64>,
+    /// The pid of the mf that starts the shim: once the death signal is armed, a shim whose
+    /// parent is no longer this pid (mf died before the shim got going) stops there.
+    pub parent: Option<u32>,
 }
 
 impl ShimSpec {
@@ -52,6 +55,10 @@ impl ShimSpec {
         }
         if let Some(n) = self.file_size {
             out.push("--fsize".into());
+            out.push(n.to_string().into());
+        }
+        if let Some(n) = self.parent {
+            out.push("--parent".into());
             out.push(n.to_string().into());
         }
         out.push("--".into());
@@ -103,6 +110,10 @@ fn run(args: Vec<OsString>) -> Result<Never, String> {
                 .push(it.next().ok_or("--write needs a path")?.into()),
             Some("--as") => spec.address_space = Some(number(it.next())?),
             Some("--fsize") => spec.file_size = Some(number(it.next())?),
+            Some("--parent") => {
+                spec.parent =
+                    Some(u32::try_from(number(it.next())?).map_err(|_| "--parent needs a pid")?)
+            }
             Some("--") => {
                 command = it.collect();
                 break;
@@ -135,7 +146,11 @@ fn limits(spec: &ShimSpec) -> Result<(), String> {
     // survives `exec`; if mf is already gone, stop here.
     #[cfg(target_os = "linux")]
     {
-        let parent = nix::unistd::getppid();
+        // Read before arming: if mf is already gone by now, the parent read here is whoever
+        // adopted the shim, so the pid mf passed (`--parent`) is what is compared.
+        let parent = spec.parent.map_or_else(nix::unistd::getppid, |p| {
+            nix::unistd::Pid::from_raw(p as i32)
+        });
         nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
             .map_err(|e| format!("PR_SET_PDEATHSIG: {e}"))?;
         if nix::unistd::getppid() != parent {
@@ -260,6 +275,7 @@ mod tests {
             landlock_write: vec!["/tmp/w".into()],
             address_space: Some(512),
             file_size: Some(64),
+            parent: Some(4242),
         };
         let args = spec.to_args(&"python3".into(), &["-I".into(), "--".into()]);
         let text: Vec<String> = args
@@ -281,6 +297,8 @@ mod tests {
                 "512",
                 "--fsize",
                 "64",
+                "--parent",
+                "4242",
                 "--",
                 "python3",
                 "-I",

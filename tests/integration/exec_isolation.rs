@@ -280,7 +280,8 @@ fn a_tool_dies_with_mf() {
         child.kill().expect("kill mf");
         child.wait().expect("reap mf");
         let gone = Instant::now();
-        while !processes_mentioning(&marker).is_empty() && gone.elapsed() < Duration::from_secs(3) {
+        while !processes_mentioning(&marker).is_empty() && gone.elapsed() < Duration::from_secs(10)
+        {
             std::thread::sleep(Duration::from_millis(50));
         }
         let left = processes_mentioning(&marker);
@@ -289,4 +290,34 @@ fn a_tool_dies_with_mf() {
             "{suite} {engine}: left after mf was killed: {left:?}"
         );
     }
+}
+
+/// mf passes its pid to the shim: a shim whose parent is not that mf (mf died between the
+/// spawn and the death signal being armed, and the shim was adopted) never runs the tool.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_shim_whose_mf_is_gone_does_not_start_the_tool() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let flag = tmp.path().join("ran");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("mf"))
+        .args(["__mf-exec-shim", "--parent", "1", "--", "/bin/sh", "-c"])
+        .arg(format!("touch {}", flag.display()))
+        .output()
+        .expect("run the shim");
+    assert_eq!(out.status.code(), Some(125), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("mf exited before the tool started"),
+        "{out:?}"
+    );
+    assert!(!flag.exists(), "the tool ran");
+    // With its real parent it runs.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("mf"))
+        .args(["__mf-exec-shim", "--parent"])
+        .arg(std::process::id().to_string())
+        .args(["--", "/bin/sh", "-c"])
+        .arg(format!("touch {}", flag.display()))
+        .output()
+        .expect("run the shim");
+    assert!(out.status.success(), "{out:?}");
+    assert!(flag.exists(), "the tool did not run");
 }
