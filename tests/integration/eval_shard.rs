@@ -424,3 +424,91 @@ async fn each_shard_checks_the_whole_plans_budget_and_different_plans_do_not_mer
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("edited.json: holds"));
 }
+
+/// A shard part's JUnit lists the cases that shard ran, and only those: across the matrix every
+/// case is reported once, none as skipped for being in another shard.
+#[test]
+fn each_shards_junit_lists_only_its_own_cases() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/acme-support/mf.suite.yaml");
+    let mut seen: Vec<String> = Vec::new();
+    for k in 1..=3 {
+        let part = tmp.path().join(format!("p{k}.json"));
+        let out = crate::support::mf()
+            .arg("eval")
+            .arg("--suite")
+            .arg(&suite)
+            .args(["--models", "lexical", "--no-cache", "--no-progress"])
+            .args(["--shard", &format!("{k}/3")])
+            .arg("--json-out")
+            .arg(&part)
+            .output()
+            .expect("runs");
+        assert!(out.status.code().is_some_and(|c| c <= 2), "{}", show(&out));
+        let out = crate::support::mf()
+            .arg("report")
+            .arg(&part)
+            .args(["--format", "junit"])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", show(&out));
+        let doc = crate::support::junit::parse_junit(&String::from_utf8_lossy(&out.stdout));
+        let suite = &doc.suites[0];
+        // Skipped only for being unreviewed (the suite has one such case), never for being
+        // another shard's.
+        let unreviewed = shard_has_unreviewed(&part);
+        assert_eq!(
+            suite.skipped,
+            usize::from(unreviewed),
+            "shard {k}: {:?}",
+            suite.cases
+        );
+        assert!(
+            suite
+                .properties
+                .items
+                .iter()
+                .any(|p| p.name == "shard" && p.value == format!("{k}/3")),
+            "shard {k}"
+        );
+        let shard: Value = read(&part);
+        let mut ran: Vec<String> = shard["shard"]["trials"]
+            .as_array()
+            .expect("trials")
+            .iter()
+            .map(|t| t["case"].as_str().expect("case").to_owned())
+            .collect();
+        ran.dedup();
+        let listed: Vec<String> = suite.cases.iter().map(|c| c.name.clone()).collect();
+        assert_eq!(listed.len(), suite.tests);
+        let mut a = listed.clone();
+        a.sort();
+        ran.sort();
+        ran.dedup();
+        assert_eq!(a, ran, "shard {k}");
+        seen.extend(listed);
+    }
+    let n = seen.len();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), n, "a case reported by two shards");
+    assert_eq!(
+        n, 17,
+        "every case of the suite once across the three shards"
+    );
+}
+
+fn shard_has_unreviewed(part: &Path) -> bool {
+    let card = read(part);
+    let ran: Vec<&str> = card["shard"]["trials"]
+        .as_array()
+        .expect("trials")
+        .iter()
+        .filter_map(|t| t["case"].as_str())
+        .collect();
+    card["suite"]["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .any(|c| c["reviewed"] == json!(false) && ran.contains(&c["id"].as_str().unwrap_or("")))
+}

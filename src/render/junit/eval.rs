@@ -214,7 +214,22 @@ fn model_suite(card: &Scorecard, model: &ModelResult) -> TestSuite {
     for p in &model.health.problems {
         suite.add_property(Property::new("unhealthy", p.as_str()));
     }
-    let outcomes = case_outcomes(model, &card.suite.cases);
+    let mut outcomes = case_outcomes(model, &card.suite.cases);
+    // A shard part lists the cases it ran: the rest belong to other shards, and reporting
+    // them as skipped here would count every case N−1 times as skipped across the matrix.
+    if let Some(shard) = &card.shard {
+        suite.add_property(Property::new(
+            "shard",
+            format!("{}/{}", shard.index, shard.count),
+        ));
+        let mine: std::collections::BTreeSet<&str> = shard
+            .trials
+            .iter()
+            .filter(|t| t.model == model.label)
+            .map(|t| t.case.as_str())
+            .collect();
+        outcomes.retain(|o| mine.contains(o.id.as_str()));
+    }
     let total_ms: u64 = outcomes.iter().map(|o| o.latency_ms.0).sum();
     if outcomes.iter().any(|o| o.latency_ms.1 > 0) {
         suite.set_time(Duration::from_millis(total_ms));
