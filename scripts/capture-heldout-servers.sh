@@ -111,10 +111,12 @@ for row in "${SERVERS[@]}"; do
       'users: [{name: dummy, user: {token: dummy}}]' 'contexts: [{name: dummy, context: {cluster: dummy, user: dummy}}]' \
       'current-context: dummy' > "$data/kubeconfig"
   fi
-  if [[ "$name" == google-calendar ]]; then
-    # A dummy OAuth client file: the server starts unauthenticated and lists its tools.
-    echo '{"installed":{"client_id":"dummy.apps.googleusercontent.com","client_secret":"dummy","redirect_uris":["http://localhost"]}}' \
-      > "$data/gcp-oauth.keys.json"
+  if [[ "$name" == google-calendar || "$name" == gmail ]]; then
+    # A dummy OAuth client file (where each server looks for it): the server starts
+    # unauthenticated and lists its tools.
+    keys='{"installed":{"client_id":"dummy.apps.googleusercontent.com","client_secret":"dummy","redirect_uris":["http://localhost"]}}'
+    echo "$keys" > "$data/gcp-oauth.keys.json"
+    mkdir -p "$home/.gmail-mcp" && echo "$keys" > "$home/.gmail-mcp/gcp-oauth.keys.json"
   fi
   cmdline="${cmdline//\{data\}/$data}"; envs="${envs//\{data\}/$data}"
   read -r -a argv <<< "$cmdline"
