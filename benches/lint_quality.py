@@ -10,7 +10,10 @@ labelled-true pairs. Then the overall pair line (a pair flagged by several pair 
 pair recall (labelled-true pairs flagged at warn/error by any pair rule / all labelled-true pairs),
 and the overall warn/error precision. Unlabelled findings are listed so a labeller can add them.
 
-Usage: python3 benches/lint_quality.py [--mf PATH] [--corpus DIR] [--json] [--misses]
+A pair label with `"blind": false` was written after seeing mf's findings (tests/fixtures/heldout/):
+it counts in precision but not in recall, whose denominator is the blind-labelled true pairs only.
+
+Usage: python3 benches/lint_quality.py [--mf PATH] [--corpus DIR] [--json] [--misses] [--by-server]
 Exit status is always 0: this measures, it does not gate (when mf cannot be run, it says so on stderr).
 Python 3.11, standard library only.
 """
@@ -184,8 +187,13 @@ def measure() -> int:
                     if v is None:
                         unlabelled.append({"server": server, "code": code, "tool": tool, "param": param, "message": f.get("message", "")})
 
-    true_pairs = {(s, a, b) for s, ps in labels.pairs.items() for (a, b), p in ps.items() if p["verdict"] == "true"
-                  and (corpus / f"{s}.tools.json").exists()}
+    # Recall's denominator: the true pairs labelled blind. A label with `"blind": false` was added after
+    # the labeller saw mf's findings (only findings mf made can get one), so it counts for precision
+    # but would inflate recall; a label without the key is blind.
+    all_true = {(s, a, b) for s, ps in labels.pairs.items() for (a, b), p in ps.items() if p["verdict"] == "true"
+                and (corpus / f"{s}.tools.json").exists()}
+    true_pairs = {k for k in all_true if labels.pairs[k[0]][(k[1], k[2])].get("blind", True) is not False}
+    late_true = len(all_true) - len(true_pairs)
 
     def tally(units: dict) -> dict:
         c = {"flagged": len(units), "true": 0, "false": 0, "debatable": 0, "unlabelled": 0}
@@ -224,6 +232,7 @@ def measure() -> int:
         "mf": args.mf,
         "servers": len(snapshots),
         "labelledTruePairs": len(true_pairs),
+        "lateTruePairs": late_true,
         "rules": rows,
         "pairs": pairs_row,
         "nonPairFindings": nonpair_row,
@@ -241,7 +250,8 @@ def measure() -> int:
         return "-" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
 
     head = f"{'rule':<30} {'flagged':>7} {'true':>5} {'false':>5} {'debat.':>6} {'unlab.':>6} {'precision':>9} {'recall':>6}"
-    print(f"lint quality of {args.mf} on {len(snapshots)} servers ({len(true_pairs)} labelled-true pairs)")
+    late = f"; {late_true} more labelled after the run, left out of recall" if late_true else ""
+    print(f"lint quality of {args.mf} on {len(snapshots)} servers ({len(true_pairs)} labelled-true pairs{late})")
     print()
     print(head)
     print("-" * len(head))
@@ -255,6 +265,8 @@ def measure() -> int:
     print()
     print("precision = true / (true + false): debatable and unlabelled findings are excluded.")
     print("recall (pair rules) = labelled-true pairs the rule flags at warn/error / all labelled-true pairs.")
+    if late_true:
+        print('recall counts only pairs labelled blind (labels with "blind": false are in precision, not in recall).')
     print(f"pair recall: {len(hit)} of {len(true_pairs)} labelled-true pairs flagged by any pair rule"
           f" ({fmt(pairs_row['recall'])}).")
     if args.by_server:
