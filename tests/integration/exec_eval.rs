@@ -181,6 +181,24 @@ async fn eval_execute_checks_expect_and_reports_the_failed_expectation_with_outp
         "{t}"
     );
 
+    // Markdown and HTML carry the execution figure and the failed expectation too.
+    for format in ["markdown", "html"] {
+        let out = mf_in(&root)
+            .args(["report", "card.json", "--format", format])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", show(&out));
+        let doc = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            doc.contains("execution") && doc.contains("50.0%"),
+            "{format}: {doc}"
+        );
+        assert!(
+            doc.contains("2 of 2 executions failed") && doc.contains("eggs"),
+            "{format}: {doc}"
+        );
+    }
+
     // A lower gate passes; the trials now come from the cache, the executions never do: the
     // note changed on disk, and the result says so.
     std::fs::write(root.join("tools/notes/todo.txt"), "buy eggs\n").expect("write");

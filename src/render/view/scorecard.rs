@@ -51,6 +51,9 @@ pub(super) fn model_view(card: &Scorecard, m: &ModelResult) -> ModelView {
             ),
         ));
     }
+    if let Some(e) = &m.execution {
+        metrics.push(fig("execution", format!("{} passed", rate_text(&e.rate))));
+    }
     let mut spend = Vec::new();
     if let Some(l) = &x.latency_ms {
         spend.push(fig(
@@ -95,6 +98,7 @@ pub(super) fn model_view(card: &Scorecard, m: &ModelResult) -> ModelView {
                     .join(", "),
                 failures: (!o.failures.is_empty()).then(|| o.failure_text()),
                 errors: (o.error_count() > 0).then(|| o.error_text()),
+                execution: execution_text(m, &o.id),
             }
         })
         .collect();
@@ -143,4 +147,24 @@ pub(super) fn model_view(card: &Scorecard, m: &ModelResult) -> ModelView {
         },
         cases,
     }
+}
+
+/// With `--execute`, a case whose executions failed: `2 of 3 executions failed: <the first
+/// failing execution's failed expectations>` (the output excerpt stays in the JSON and the
+/// terminal, where it is shown escaped).
+fn execution_text(m: &ModelResult, case: &str) -> Option<String> {
+    let c = m
+        .execution
+        .as_ref()?
+        .cases
+        .iter()
+        .find(|c| c.case == case)?;
+    (c.passed < c.executed).then(|| {
+        format!(
+            "{} of {} executions failed: {}",
+            c.executed - c.passed,
+            c.executed,
+            c.failed.join("; ")
+        )
+    })
 }

@@ -234,6 +234,8 @@ pub struct CaseView {
     pub failures: Option<String>,
     /// `timeout 5` when trials errored.
     pub errors: Option<String>,
+    /// With `--execute`: `1 of 3 executions failed: <expectations>`, when any failed.
+    pub execution: Option<String>,
 }
 
 /// A gate.
