@@ -29,11 +29,24 @@
 //!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7), or when text ≥ 0.5 and every call one
 //!   accepts the other accepts too (`list_directory(path)`, `list_directory_with_sizes(path,
 //!   sortBy?)`: the overlap score of a short schema undersells that).
-//! - Different objects (or different actions): only when the schemas match (shape ≥ 0.85) or
-//!   the descriptions are near-identical (text ≥ 0.85), or when neither name has an action and
+//! - One is the many-version: a quantity word, or the same object word singular in one name
+//!   and plural in the other (`get_tag` / `get_tags_for_task`, `create_event` /
+//!   `create_events`; not for listings and searches, which return many either way): only when
+//!   the schemas match.
+//! - Same action, and one tool's general form does the other's job (`covers`): its object is a
+//!   generic word (`resource`, `object`, `item` …), its description names the other's object
+//!   and it takes every parameter the other takes (`resources_get` / `pods_get`); or it updates,
+//!   unqualified, what the other qualifies, with a parameter named like the other's object
+//!   (`update_task(parent)` / `set_parent_for_task`).
+//! - Different objects (or different actions): only when the schemas match (shape ≥ 0.85) with
+//!   some text support (text ≥ 0.3, or the same action on objects sharing a word:
+//!   `generate_bar_chart` / `generate_column_chart`), or the descriptions are near-identical
+//!   (text ≥ 0.85) with some shape support (shape ≥ 0.5) — a description template with only
+//!   the object swapped (`watch_card` / `watch_list`) is not a confusion — or when neither name has an action and
 //!   the two are the only tools of the surface taking the same (two or more) parameters
 //!   (`maps_directions`, `maps_distance_matrix`: `same-inputs`).
-//! - Names are read with a few more rules: `create_or_update` is one action, a write (so
+//! - Names are read with a few more rules: `create_or_update` is one action, a write, and
+//!   `get_or_create` a create (so
 //!   `push_files` and `create_or_update_file` do the same job); a format word next to an
 //!   object (`retrieve_page_markdown`) qualifies it rather than naming another object; light
 //!   verbs carry the next word (`take_screenshot` is `screenshot`).
@@ -354,6 +367,11 @@ struct Read {
     head: BTreeSet<String>,
     qual: BTreeSet<String>,
     many: bool,
+    /// Object words the name spells in the plural / in the singular.
+    plural: BTreeSet<String>,
+    /// The words of its top-level parameter names (stemmed).
+    param_words: BTreeSet<String>,
+    singular: BTreeSet<String>,
     /// `(term id, weight)`, sorted by id, unit length.
     vec: Vec<(u32, f64)>,
     /// `(param key id, weight)`, sorted by id.
@@ -543,12 +561,32 @@ impl Scorer {
                 fnv(&top.join(","))
             };
             let top_len = top.len();
+            let param_words: BTreeSet<String> = top
+                .iter()
+                .flat_map(|k| k.split('_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect();
             let mut params: Vec<(u32, f64)> = keys
                 .into_iter()
                 .map(|(k, w)| (intern(&mut pids, &mut pwords, k), w))
                 .collect();
             params.sort_unstable_by_key(|x| x.0);
             let (action, mods, head, qual, many, _formats) = split_name(&contents[i]);
+            // Which object words the name spells in the plural (`get_tags_for_task`) and
+            // which in the singular (`get_tag`): one tool and a list of them.
+            let raw = name_tokens(&t.name);
+            let raw = &raw[raw.len().saturating_sub(contents[i].len())..];
+            let (mut plural, mut singular) = (BTreeSet::new(), BTreeSet::new());
+            for (r, w) in raw.iter().zip(&contents[i]) {
+                if head.contains(w) {
+                    if r.to_lowercase() != *w {
+                        plural.insert(w.clone());
+                    } else {
+                        singular.insert(w.clone());
+                    }
+                }
+            }
             reads.push(Read {
                 name_lower: t.name.to_lowercase(),
                 desc_lower: t.description.as_deref().unwrap_or("").to_lowercase(),
@@ -557,6 +595,9 @@ impl Scorer {
                 head,
                 qual,
                 many,
+                plural,
+                singular,
+                param_words,
                 vec,
                 params,
                 top_params,
@@ -637,8 +678,14 @@ impl Scorer {
             && x.top_params == y.top_params
             && x.top_len >= 2
             && self.inputs_df.get(&x.top_params) == Some(&2);
+        // Different objects or actions: near-identical text alone is a template with the object
+        // swapped (`watch_card`, `watch_list`), matching parameters alone are a shared shape
+        // (`send_email`, `draft_email`): each needs some support from the other, or, for the
+        // parameters, the same action on objects that share a word (`generate_bar_chart`,
+        // `generate_column_chart`).
+        let kin = x.action.is_some() && x.action == y.action && !x.head.is_disjoint(&y.head);
         let look_alike = || {
-            if shape >= 0.85 || text >= 0.85 {
+            if (text >= 0.85 && shape >= 0.5) || (shape >= 0.85 && (text >= 0.3 || kin)) {
                 Some((0.5 + 0.5 * text.max(shape), Relation::LookAlike))
             } else {
                 same_inputs.then_some((0.5 + 0.5 * text.max(shape), Relation::SameInputs))
@@ -678,7 +725,18 @@ impl Scorer {
             .iter()
             .chain(only_y.iter())
             .any(|w| verb_group(w).is_some_and(|g| Some(g) != action));
-        let many_differs = x.many != y.many;
+        // One is the many-version: a quantity word (`batch_`, `multiple`), or the same object
+        // word spelled singular in one name and plural in the other (`create_event`,
+        // `create_events`; `get_tag`, `get_tags_for_task`).
+        // (A listing or a search returns many either way: `search_issue` is `search_issues`.)
+        let lists = action.is_some() && action == verb_group("list");
+        let one_and_many = |p: &Read, q: &Read| {
+            p.plural
+                .iter()
+                .any(|w| q.singular.contains(w) && !q.plural.contains(w))
+        };
+        let many_differs =
+            x.many != y.many || (!lists && (one_and_many(x, y) || one_and_many(y, x)));
         if other_verb {
             return look_alike();
         }
@@ -703,6 +761,9 @@ impl Scorer {
                 call_compatible(&x.params, &y.params) || call_compatible(&y.params, &x.params);
             return ((text >= 0.5 && (shape >= 0.5 || compatible)) || text >= 0.7)
                 .then_some((0.5 + 0.5 * text, Relation::Qualified));
+        }
+        if same_action && x.action.is_some() && (covers(x, y) || covers(y, x)) {
+            return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
         }
         look_alike()
     }
@@ -746,7 +807,9 @@ impl Scorer {
             }
             if let Some(g) = t.action {
                 by_group.entry(g).or_default().push(i);
-                if t.head.is_empty() {
+                // A bare action or a generic object (`resources_list`) meets every tool of its
+                // action.
+                if t.head.is_empty() || generic(t) {
                     bare_by_group.entry(g).or_default().push(i);
                 }
             }
@@ -835,9 +898,14 @@ fn split_name(content: &[String]) -> NameParts {
         if CONJUNCTIONS.contains(&w.as_str())
             && head.is_empty()
             && let (Some(a), Some(b)) = (action, content.get(i + 1).and_then(|n| verb_group(n)))
-            && upsert(a, b)
+            && (upsert(a, b) || get_or_create(a, b))
         {
-            action = verb_group("write");
+            // `get_or_create_label` creates the label when it is missing.
+            action = if upsert(a, b) {
+                verb_group("write")
+            } else {
+                verb_group("create")
+            };
             skip = true;
             continue;
         }
@@ -872,6 +940,53 @@ fn split_name(content: &[String]) -> NameParts {
         head = std::mem::take(&mut formats);
     }
     (action, mods, head, qual, many, formats)
+}
+
+/// Object words that name no particular kind: a tool on `resources` with a `kind` parameter
+/// does the job of the tool on `pods`.
+const GENERIC: &[&str] = &["resource", "object", "item", "entity", "entry"];
+
+fn generic(read: &Read) -> bool {
+    !read.head.is_empty() && read.head.iter().all(|h| GENERIC.contains(&h.as_str()))
+}
+
+/// `general` (same action) can do `specific`'s job: its object is a generic word, its
+/// description names `specific`'s object and it takes every parameter `specific` takes
+/// (`resources_list`, "… kind include: v1 Pod", for `pods_list`); or it updates, unqualified, what `specific` qualifies and takes a parameter
+/// named like `specific`'s object (`update_task(parent)` for `set_parent_for_task`).
+fn covers(general: &Read, specific: &Read) -> bool {
+    if specific.head.is_empty() || generic(specific) {
+        return false;
+    }
+    if generic(general) {
+        let top = |r: &Read| -> Vec<u32> {
+            r.params
+                .iter()
+                .filter(|p| p.1 >= 1.0)
+                .map(|p| p.0)
+                .collect()
+        };
+        let all = top(general);
+        return specific
+            .head
+            .iter()
+            .all(|h| general.desc_lower.contains(h.as_str()))
+            && top(specific).iter().all(|p| all.contains(p));
+    }
+    !general.head.is_empty()
+        && general.qual.is_empty()
+        && general.action == verb_group("update")
+        && general.head.is_subset(&specific.qual)
+        && specific
+            .head
+            .iter()
+            .all(|h| general.param_words.contains(h))
+}
+
+/// Get-or-create: a create that first looks.
+fn get_or_create(a: usize, b: usize) -> bool {
+    let (g, c) = (verb_group("get"), verb_group("create"));
+    (Some(a) == g && Some(b) == c) || (Some(a) == c && Some(b) == g)
 }
 
 /// Create-or-update: an upsert, a write.

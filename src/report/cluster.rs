@@ -33,6 +33,9 @@ pub enum PairRelation {
     LookAlike,
     /// Two verb-less names, the only two tools of the surface taking the same parameters.
     SameInputs,
+    /// The same action; one tool's general form (a generic object, or a parameter) does the
+    /// other's job.
+    Covers,
 }
 
 impl PairRelation {
@@ -45,6 +48,9 @@ impl PairRelation {
                 "the same action on the same object, differing only by a qualifier"
             }
             PairRelation::LookAlike => "matching schemas or near-identical descriptions",
+            PairRelation::Covers => {
+                "the same action, and one tool's general form (a generic object or a parameter) does the other's job"
+            }
             PairRelation::SameInputs => {
                 "no action in either name and the same parameters, which no other tool takes"
             }

@@ -326,3 +326,164 @@ fn a_qualified_variant_that_accepts_the_same_calls_is_confusable() {
     ];
     assert!(names(&tools).is_empty(), "{:?}", names(&tools));
 }
+
+#[test]
+fn a_description_template_with_the_object_swapped_is_not_a_confusion() {
+    let tools = [
+        tool(
+            "watch_card",
+            "Subscribe or unsubscribe from watching a card on the board.",
+            params(&["cardId", "watch"]),
+        ),
+        tool(
+            "watch_list",
+            "Subscribe or unsubscribe from watching a list on the board.",
+            params(&["listId", "watch"]),
+        ),
+        tool("get_board", "Get the board.", params(&["boardId"])),
+        tool(
+            "send_email",
+            "Send an email now.",
+            params(&["to", "subject", "body", "cc"]),
+        ),
+        tool(
+            "draft_email",
+            "Save a message for later.",
+            params(&["to", "subject", "body", "cc"]),
+        ),
+    ];
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    // Matching parameters on objects that share a word, with the same action, still are.
+    let chart = || {
+        params(&[
+            "data",
+            "title",
+            "axisXTitle",
+            "axisYTitle",
+            "width",
+            "height",
+        ])
+    };
+    let tools = [
+        tool("generate_bar_chart", "Draw bars for categories.", chart()),
+        tool(
+            "generate_column_chart",
+            "Compare values across groups visually.",
+            chart(),
+        ),
+        tool("generate_map", "Draw a map.", params(&["location"])),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("generate_bar_chart".into(), "generate_column_chart".into())]
+    );
+}
+
+#[test]
+fn one_object_and_a_list_of_them_are_not_the_same_job() {
+    let tools = [
+        tool("get_tag", "Get a tag by its id.", params(&["tag_gid"])),
+        tool(
+            "get_tags_for_task",
+            "Get the tags of a task.",
+            params(&["task_gid"]),
+        ),
+        tool(
+            "create_event",
+            "Create an event in a calendar.",
+            params(&["calendarId", "summary"]),
+        ),
+        tool(
+            "create_events",
+            "Create several events.",
+            params(&["calendarId", "events"]),
+        ),
+        tool("list_issues", "List issues in a repository.", q()),
+        tool("search_issues", "Search issues in a repository.", q()),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("list_issues".into(), "search_issues".into())]
+    );
+}
+
+#[test]
+fn a_general_tool_covers_the_specific_one() {
+    let k = |extra: &[&str]| {
+        let mut p = vec!["name", "namespace"];
+        p.extend_from_slice(extra);
+        params(&p)
+    };
+    let tools = [
+        tool(
+            "pods_get",
+            "Get a Kubernetes Pod in the current namespace.",
+            k(&[]),
+        ),
+        tool(
+            "resources_get",
+            "Get a Kubernetes resource by apiVersion and kind (common kinds: v1 Pod, v1 Service).",
+            k(&["apiVersion", "kind"]),
+        ),
+        tool("nodes_log", "Get the logs of a node.", params(&["node"])),
+        // The generic tool does not take what this one takes: not covered.
+        tool(
+            "events_get",
+            "Get the events of an event source.",
+            params(&["source", "since"]),
+        ),
+    ];
+    let pairs = confusable_pairs(&tools);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        (
+            tools[pairs[0].a].name.as_str(),
+            tools[pairs[0].b].name.as_str()
+        ),
+        ("pods_get", "resources_get")
+    );
+    assert_eq!(pairs[0].relation, Relation::Covers);
+    // An update tool taking the parameter another tool is named after.
+    let tools = [
+        tool(
+            "update_task",
+            "Update a task's fields.",
+            params(&["task_id", "name", "parent", "notes"]),
+        ),
+        tool(
+            "set_parent_for_task",
+            "Set the parent of a task.",
+            params(&["task_id", "parent"]),
+        ),
+        tool("get_project", "Get a project.", params(&["project_id"])),
+        tool(
+            "delete_project",
+            "Delete a project.",
+            params(&["project_id"]),
+        ),
+    ];
+    let pairs = confusable_pairs(&tools);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(pairs[0].relation, Relation::Covers);
+}
+
+#[test]
+fn get_or_create_is_a_create() {
+    let tools = [
+        tool(
+            "create_label",
+            "Create a new label.",
+            params(&["name", "color"]),
+        ),
+        tool(
+            "get_or_create_label",
+            "Get a label by name, creating it when missing.",
+            params(&["name", "color"]),
+        ),
+        tool("delete_label", "Delete a label.", params(&["id"])),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("create_label".into(), "get_or_create_label".into())]
+    );
+}
