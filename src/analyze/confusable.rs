@@ -371,6 +371,10 @@ struct Read {
     plural: BTreeSet<String>,
     /// The words of its top-level parameter names (stemmed).
     param_words: BTreeSet<String>,
+    /// The action word as written (stemmed), when the name has one.
+    verb: Option<String>,
+    /// Its top-level parameter names, normalized (`perPage` = `per_page`).
+    top_keys: BTreeSet<String>,
     singular: BTreeSet<String>,
     /// `(term id, weight)`, sorted by id, unit length.
     vec: Vec<(u32, f64)>,
@@ -561,6 +565,7 @@ impl Scorer {
                 fnv(&top.join(","))
             };
             let top_len = top.len();
+            let top_keys: BTreeSet<String> = top.iter().map(|k| (*k).to_owned()).collect();
             let param_words: BTreeSet<String> = top
                 .iter()
                 .flat_map(|k| k.split('_'))
@@ -598,6 +603,11 @@ impl Scorer {
                 plural,
                 singular,
                 param_words,
+                top_keys,
+                verb: contents[i]
+                    .iter()
+                    .find(|w| verb_group(w).is_some())
+                    .cloned(),
                 vec,
                 params,
                 top_params,
@@ -696,6 +706,9 @@ impl Scorer {
             (Some(p), Some(q)) => {
                 if opposite_groups(p, q) {
                     return None;
+                }
+                if updates_state(x, y) || updates_state(y, x) {
+                    return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
                 }
                 return look_alike();
             }
@@ -987,6 +1000,57 @@ fn covers(general: &Read, specific: &Read) -> bool {
 fn get_or_create(a: usize, b: usize) -> bool {
     let (g, c) = (verb_group("get"), verb_group("create"));
     (Some(a) == g && Some(b) == c) || (Some(a) == c && Some(b) == g)
+}
+
+/// Actions that change one state of an object (what an update tool's field can do too).
+const STATE_ACTIONS: &[&str] = &[
+    "archive",
+    "unarchive",
+    "watch",
+    "subscribe",
+    "unsubscribe",
+    "pin",
+    "unpin",
+    "lock",
+    "unlock",
+    "close",
+    "enable",
+    "disable",
+    "publish",
+    "unpublish",
+    "hide",
+    "mark",
+    "assign",
+    "unassign",
+];
+
+/// `update` (unqualified, on the same object) can do `state`'s job: `state`'s action only
+/// changes one state, and `update` either takes every parameter `state` takes
+/// (`update_list(listId, subscribed, …)` / `watch_list(listId, subscribed)`) or says so in its
+/// description (`update_list`: "… archive state …" / `archive_list`).
+fn updates_state(update: &Read, state: &Read) -> bool {
+    let Some(verb) = state.verb.as_deref() else {
+        return false;
+    };
+    if update.action != verb_group("update")
+        || !update.qual.is_empty()
+        || update.head.is_empty()
+        || update.head != state.head
+        || !STATE_ACTIONS.contains(&verb)
+    {
+        return false;
+    }
+    // Every parameter of `state`, and one of them more than an identifier (`subscribed`): a
+    // `publish_entry(entryId)` fits inside any update's parameters without being its job.
+    let takes_all = state.top_keys.iter().all(|k| update.top_keys.contains(k))
+        && state.top_keys.iter().any(|k| !identifier(k));
+    takes_all || update.desc_lower.contains(verb)
+}
+
+/// A parameter that only says which object (`listId`, `board_id`, `gid`, `version`).
+fn identifier(key: &str) -> bool {
+    let last = key.rsplit('_').next().unwrap_or(key);
+    matches!(last, "id" | "gid" | "uuid" | "key" | "version")
 }
 
 /// Create-or-update: an upsert, a write.

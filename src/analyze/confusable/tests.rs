@@ -487,3 +487,46 @@ fn get_or_create_is_a_create() {
         [("create_label".into(), "get_or_create_label".into())]
     );
 }
+
+#[test]
+fn an_update_tool_that_sets_a_state_covers_the_state_tool() {
+    let tools = [
+        tool(
+            "update_list",
+            "Update a list name, archive state, subscription state, or board.",
+            params(&["listId", "name", "closed", "subscribed", "idBoard"]),
+        ),
+        tool(
+            "watch_list",
+            "Subscribe or unsubscribe from watching a list.",
+            params(&["listId", "subscribed"]),
+        ),
+        tool(
+            "archive_list",
+            "Send a list to the archive.",
+            params(&["boardId", "listId"]),
+        ),
+        tool("get_board", "Get a board.", params(&["boardId"])),
+        // An update that says nothing of publishing, and a publish that takes only ids.
+        tool(
+            "update_entry",
+            "Update an existing entry's fields.",
+            params(&["entryId", "fields"]),
+        ),
+        tool("publish_entry", "Publish an entry.", params(&["entryId"])),
+    ];
+    let got = names(&tools);
+    assert!(
+        got.contains(&("update_list".into(), "watch_list".into())),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("update_list".into(), "archive_list".into())),
+        "{got:?}"
+    );
+    assert!(
+        !got.iter()
+            .any(|p| p.0.contains("entry") || p.1.contains("entry")),
+        "{got:?}"
+    );
+}
