@@ -62,7 +62,8 @@ SERVERS_A=(
 # Supabase's API: "fetch failed"), @heroku/mcp-server 1.2.8 and the PyPI mcp-google-sheets 0.6.3 (exit
 # before listing with dummy credentials), the PyPI pagerduty-mcp 1.1.0 (needs Python 3.12),
 # @mondaydotcomorg/monday-api-mcp 3.3.0 (92 tools) and the PyPI redis-mcp-server 0.5.1 (53 tools)
-# are past this set's 9-29.
+# are past this set's 9-29; @neondatabase/mcp-server-neon 0.6.5 does not install from the npm
+# registry alone (a dependency is a GitHub tarball).
 SERVERS_B=(
   "shopify|npm|shopify-mcp|1.0.8|shopify-mcp --accessToken dummy --domain dummy.myshopify.com|"
   "salesforce|npm|@tsmztech/mcp-server-salesforce|0.0.6|salesforce-connector|SALESFORCE_CONNECTION_TYPE=User_Password SALESFORCE_USERNAME=dummy@example.com SALESFORCE_PASSWORD=dummy SALESFORCE_TOKEN=dummy SALESFORCE_INSTANCE_URL=https://login.salesforce.com"
