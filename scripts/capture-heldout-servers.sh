@@ -57,12 +57,13 @@ SERVERS_A=(
   "email|pypi|mcp-email-server|1.13.3|mcp-email-server stdio|"
   "kubernetes|npm|kubernetes-mcp-server|0.0.67|kubernetes-mcp-server --kubeconfig {data}/kubeconfig|"
 )
-# Set b (tests/fixtures/heldout-b/README.md), chosen after set a was no longer blind.
+# Set b (tests/fixtures/heldout-b/README.md), chosen after set a was no longer blind. mcp-atlassian
+# serves Confluence tools only: no Jira variables are set (set a's jira is another server).
 # Tried and left out (2026-12-01): @supabase/mcp-server-supabase 0.13.0 (its tools/list fetches from
 # Supabase's API: "fetch failed"), @heroku/mcp-server 1.2.8 and the PyPI mcp-google-sheets 0.6.3 (exit
 # before listing with dummy credentials), the PyPI pagerduty-mcp 1.1.0 (needs Python 3.12),
 # @mondaydotcomorg/monday-api-mcp 3.3.0 (92 tools) and the PyPI redis-mcp-server 0.5.1 (53 tools)
-# are past this set's 9-29; @neondatabase/mcp-server-neon 0.6.5 does not install from the npm
+# are past this set's 9-35; @neondatabase/mcp-server-neon 0.6.5 does not install from the npm
 # registry alone (a dependency is a GitHub tarball).
 SERVERS_B=(
   "shopify|npm|shopify-mcp|1.0.8|shopify-mcp --accessToken dummy --domain dummy.myshopify.com|"
@@ -74,6 +75,7 @@ SERVERS_B=(
   "zendesk|pypi|zendesk-mcp|0.1.6|zendesk-mcp|ZENDESK_SUBDOMAIN=dummy ZENDESK_EMAIL=dummy@example.com ZENDESK_API_TOKEN=dummy"
   "odoo|pypi|mcp-server-odoo|0.9.0|mcp-server-odoo|ODOO_URL=http://127.0.0.1:1 ODOO_DB=dummy ODOO_USER=dummy ODOO_API_KEY=dummy"
   "cloudwatch|pypi|awslabs-cloudwatch-mcp-server|0.3.1|awslabs.cloudwatch-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
+  "confluence|pypi|mcp-atlassian|0.23.1|mcp-atlassian|CONFLUENCE_URL=https://dummy.atlassian.net/wiki CONFLUENCE_USERNAME=dummy@example.com CONFLUENCE_API_TOKEN=dummy"
 )
 if [[ "$SET" == a ]]; then SERVERS=("${SERVERS_A[@]}"); else SERVERS=("${SERVERS_B[@]}"); fi
 
