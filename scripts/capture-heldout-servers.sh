@@ -1,31 +1,41 @@
 #!/usr/bin/env bash
-# Capture the `tools/list` of real, third-party MCP servers for the HELD-OUT lint-quality set.
+# Capture the `tools/list` of real, third-party MCP servers for the HELD-OUT lint-quality sets.
 #
 # Same machinery as scripts/capture-real-servers.sh (pinned exact versions, npm `--prefix` / one venv
 # per PyPI package, `--ignore-scripts`, a throwaway HOME, dummy credentials, the official TypeScript
-# MCP SDK client scripts/capture-tools.mjs), but a different list of servers and a different output:
-#   tests/fixtures/heldout/<name>.tools.json   {"tools": [...]}
-#   tests/fixtures/heldout/SOURCES.md          name, registry, version, how started, date captured
-# The held-out set exists to measure the pair scorer on servers nobody tuned it on: none of these is
-# in tests/fixtures/real/ (the tuned corpus) nor in issue 13's test set (every MCP reference server,
-# GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion, or a fork of one). Keep it so,
-# and do not tune the scorer on these snapshots (tests/fixtures/heldout/README.md).
+# MCP SDK client scripts/capture-tools.mjs), but different lists of servers and a different output.
+# Two sets share this script, each with its own server list, output folder and install folder:
+#   --set a (default)  tests/fixtures/heldout/     installs under target/heldout-servers/
+#   --set b            tests/fixtures/heldout-b/   installs under target/heldout-b-servers/
+#                      (scripts/capture-heldout-b-servers.sh is `--set b`)
+# Each writes <out>/<name>.tools.json ({"tools": [...]}) and <out>/SOURCES.md (name, registry,
+# version, how started, date captured).
+# A held-out set exists to measure the pair scorer on servers nobody tuned it on: none of these is
+# in tests/fixtures/real/ (the tuned corpus), in the other held-out set, nor in issue 13's test set
+# (every MCP reference server, GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion, or
+# a fork of one). Keep it so, and do not tune the scorer on these snapshots (each set's README.md).
 #
 # Idempotent: installs are skipped when the pinned version is already there, and a server whose
 # captured listing is unchanged keeps the capture date it had in SOURCES.md.
 #
-# Usage:   scripts/capture-heldout-servers.sh [NAME...]     (no NAME: every server)
-# Knobs:   WORK_DIR=target/heldout-servers   SDK_VERSION=1.32.2   PYTHON=python3 (3.11+)
-#          CAPTURE_TIMEOUT=120 (seconds per server)
+# Usage:   scripts/capture-heldout-servers.sh [--set a|b] [NAME...]     (no NAME: every server of the set)
+# Knobs:   WORK_DIR=target/heldout-servers (set b: target/heldout-b-servers)   SDK_VERSION=1.32.2
+#          PYTHON=python3 (3.11+)   CAPTURE_TIMEOUT=120 (seconds per server)
 # Needs:   node >= 18, npm, python3 with venv; reaches only the npm registry and PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
-WORK_DIR="${WORK_DIR:-$ROOT/target/heldout-servers}"
+SET=a
+if [[ "${1:-}" == --set ]]; then SET="${2:-}"; shift 2 || true; fi
+case "$SET" in
+  a) OUT_DIR="$ROOT/tests/fixtures/heldout"; WORK_REL=target/heldout-servers; SCRIPT=scripts/capture-heldout-servers.sh ;;
+  b) OUT_DIR="$ROOT/tests/fixtures/heldout-b"; WORK_REL=target/heldout-b-servers; SCRIPT=scripts/capture-heldout-b-servers.sh ;;
+  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set a or --set b)" >&2; exit 2 ;;
+esac
+WORK_DIR="${WORK_DIR:-$ROOT/$WORK_REL}"
 SDK_VERSION="${SDK_VERSION:-1.32.2}"
 PYTHON="${PYTHON:-python3}"
 CAPTURE_TIMEOUT="${CAPTURE_TIMEOUT:-120}"
-OUT_DIR="$ROOT/tests/fixtures/heldout"
 
 # name | registry | package | version | command (a bin of the package) and arguments | environment
 # `{data}` in arguments or environment is replaced by the server's scratch directory.
@@ -35,7 +45,7 @@ OUT_DIR="$ROOT/tests/fixtures/heldout"
 # mcp-linear 1.4.3 (198 tools) is far past this set's size range; docker-mcp-server 2.2.9 needs
 # Python 3.14; the PyPI kubernetes-mcp-server 0.0.69 downloads its binary at start (the npm
 # package, used here, ships it).
-SERVERS=(
+SERVERS_A=(
   "asana|npm|@roychri/mcp-server-asana|1.8.0|mcp-server-asana|ASANA_ACCESS_TOKEN=dummy"
   "sentry|npm|@sentry/mcp-server|0.39.0|sentry-mcp --access-token=dummy|"
   "google-calendar|npm|@cocal/google-calendar-mcp|2.6.3|google-calendar-mcp|GOOGLE_OAUTH_CREDENTIALS={data}/gcp-oauth.keys.json"
@@ -47,6 +57,27 @@ SERVERS=(
   "email|pypi|mcp-email-server|1.13.3|mcp-email-server stdio|"
   "kubernetes|npm|kubernetes-mcp-server|0.0.67|kubernetes-mcp-server --kubeconfig {data}/kubeconfig|"
 )
+# Set b (tests/fixtures/heldout-b/README.md), chosen after set a was no longer blind. mcp-atlassian
+# serves Confluence tools only: no Jira variables are set (set a's jira is another server).
+# Tried and left out (2026-12-01): @supabase/mcp-server-supabase 0.13.0 (its tools/list fetches from
+# Supabase's API: "fetch failed"), @heroku/mcp-server 1.2.8 and the PyPI mcp-google-sheets 0.6.3 (exit
+# before listing with dummy credentials), the PyPI pagerduty-mcp 1.1.0 (needs Python 3.12),
+# @mondaydotcomorg/monday-api-mcp 3.3.0 (92 tools) and the PyPI redis-mcp-server 0.5.1 (53 tools)
+# are past this set's 9-35; @neondatabase/mcp-server-neon 0.6.5 does not install from the npm
+# registry alone (a dependency is a GitHub tarball).
+SERVERS_B=(
+  "shopify|npm|shopify-mcp|1.0.8|shopify-mcp --accessToken dummy --domain dummy.myshopify.com|"
+  "salesforce|npm|@tsmztech/mcp-server-salesforce|0.0.6|salesforce-connector|SALESFORCE_CONNECTION_TYPE=User_Password SALESFORCE_USERNAME=dummy@example.com SALESFORCE_PASSWORD=dummy SALESFORCE_TOKEN=dummy SALESFORCE_INSTANCE_URL=https://login.salesforce.com"
+  "datadog|npm|@winor30/mcp-server-datadog|1.8.0|mcp-server-datadog|DATADOG_API_KEY=dummy DATADOG_APP_KEY=dummy"
+  "discord|npm|mcp-discord|1.3.4|mcp-discord|DISCORD_TOKEN=dummy"
+  "launchdarkly|npm|@launchdarkly/mcp-server|0.6.2|mcp start --api-key dummy|"
+  "pinecone|npm|@pinecone-database/mcp|0.3.0|pinecone-mcp|PINECONE_API_KEY=dummy"
+  "zendesk|pypi|zendesk-mcp|0.1.6|zendesk-mcp|ZENDESK_SUBDOMAIN=dummy ZENDESK_EMAIL=dummy@example.com ZENDESK_API_TOKEN=dummy"
+  "odoo|pypi|mcp-server-odoo|0.9.0|mcp-server-odoo|ODOO_URL=http://127.0.0.1:1 ODOO_DB=dummy ODOO_USER=dummy ODOO_API_KEY=dummy"
+  "cloudwatch|pypi|awslabs-cloudwatch-mcp-server|0.3.1|awslabs.cloudwatch-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
+  "confluence|pypi|mcp-atlassian|0.23.1|mcp-atlassian|CONFLUENCE_URL=https://dummy.atlassian.net/wiki CONFLUENCE_USERNAME=dummy@example.com CONFLUENCE_API_TOKEN=dummy"
+)
+if [[ "$SET" == a ]]; then SERVERS=("${SERVERS_A[@]}"); else SERVERS=("${SERVERS_B[@]}"); fi
 
 want() { # is server $1 selected on the command line?
   [[ ${#SELECTED[@]} -eq 0 ]] && return 0
@@ -136,15 +167,15 @@ for row in "${SERVERS[@]}"; do
   fi
   mv "$tmp" "$out"
   n="$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).tools.length)' "$out")"
-  shown_env="${envs//$WORK_DIR/target/heldout-servers}"; shown_cmd="${cmdline//$WORK_DIR/target/heldout-servers}"
+  shown_env="${envs//$WORK_DIR/$WORK_REL}"; shown_cmd="${cmdline//$WORK_DIR/$WORK_REL}"
   echo "| $name | $registry | \`$pkg\` | $version | $n | \`${shown_env:+$shown_env }${shown_cmd}\` | $date_captured |" >> "$ROWS.new"
   echo "  $name: $n tools"
 done
 
 {
-  echo "# Sources of the held-out server snapshots"
+  if [[ "$SET" == a ]]; then echo "# Sources of the held-out server snapshots"; else echo "# Sources of the held-out set b server snapshots"; fi
   echo
-  echo "Written by \`scripts/capture-heldout-servers.sh\`; do not edit by hand. Each snapshot is the server's"
+  echo "Written by \`$SCRIPT\`; do not edit by hand. Each snapshot is the server's"
   echo "\`tools/list\` (every page) exactly as served over stdio to the official TypeScript MCP SDK client"
   echo "(@modelcontextprotocol/sdk $SDK_VERSION), with a throwaway HOME and only the environment shown."
   echo "Credentials shown are dummies: no server was given an account, and no edit is made after capture."
