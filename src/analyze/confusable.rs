@@ -592,6 +592,19 @@ impl Scorer {
                     }
                 }
             }
+            // `get_tickets` lists tickets: a get of a plural object is a listing (when the verb
+            // leads: `pods_get` is a server naming its objects in the plural).
+            let action = if action.is_some()
+                && action == verb_group("get")
+                && contents[i].first().and_then(|w| verb_group(w)) == action
+                && !plural.is_empty()
+                && plural.iter().all(|w| !singular.contains(w))
+                && head.iter().all(|w| plural.contains(w))
+            {
+                verb_group("list")
+            } else {
+                action
+            };
             reads.push(Read {
                 name_lower: t.name.to_lowercase(),
                 desc_lower: t.description.as_deref().unwrap_or("").to_lowercase(),
@@ -748,8 +761,7 @@ impl Scorer {
                 .iter()
                 .any(|w| q.singular.contains(w) && !q.plural.contains(w))
         };
-        let many_differs =
-            x.many != y.many || (!lists && (one_and_many(x, y) || one_and_many(y, x)));
+        let many_differs = !lists && (x.many != y.many || one_and_many(x, y) || one_and_many(y, x));
         if other_verb {
             return look_alike();
         }
@@ -966,7 +978,8 @@ fn generic(read: &Read) -> bool {
 /// `general` (same action) can do `specific`'s job: its object is a generic word, its
 /// description names `specific`'s object and it takes every parameter `specific` takes
 /// (`resources_list`, "… kind include: v1 Pod", for `pods_list`); or it updates, unqualified, what `specific` qualifies and takes a parameter
-/// named like `specific`'s object (`update_task(parent)` for `set_parent_for_task`).
+/// named like what else `specific` names (`update_task(parent)` for `set_parent_for_task`,
+/// `update_ticket(status)` for `set_ticket_status`).
 fn covers(general: &Read, specific: &Read) -> bool {
     if specific.head.is_empty() || generic(specific) {
         return false;
@@ -986,14 +999,18 @@ fn covers(general: &Read, specific: &Read) -> bool {
             .all(|h| general.desc_lower.contains(h.as_str()))
             && top(specific).iter().all(|p| all.contains(p));
     }
+    // What `specific` names beyond `general`'s object, `general` takes as parameters.
+    let named: BTreeSet<&String> = specific.head.union(&specific.qual).collect();
+    let rest: Vec<&&String> = named
+        .iter()
+        .filter(|w| !general.head.contains(**w))
+        .collect();
     !general.head.is_empty()
         && general.qual.is_empty()
         && general.action == verb_group("update")
-        && general.head.is_subset(&specific.qual)
-        && specific
-            .head
-            .iter()
-            .all(|h| general.param_words.contains(h))
+        && general.head.iter().all(|h| named.contains(h))
+        && !rest.is_empty()
+        && rest.iter().all(|w| general.param_words.contains(**w))
 }
 
 /// Get-or-create: a create that first looks.

@@ -530,3 +530,54 @@ fn an_update_tool_that_sets_a_state_covers_the_state_tool() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_get_of_a_plural_object_is_a_listing_and_an_update_covers_a_setter() {
+    let tools = [
+        tool(
+            "get_tickets",
+            "Fetch the latest tickets with pagination.",
+            params(&["page", "per_page"]),
+        ),
+        tool(
+            "search_tickets",
+            "Search tickets with a query.",
+            params(&["query", "page"]),
+        ),
+        tool(
+            "get_ticket",
+            "Get one ticket by id.",
+            params(&["ticket_id"]),
+        ),
+        tool(
+            "update_ticket",
+            "Update a ticket's fields.",
+            params(&["ticket_id", "subject", "status", "priority"]),
+        ),
+        tool(
+            "set_ticket_status",
+            "Set the status of a ticket.",
+            params(&["ticket_id", "status"]),
+        ),
+        // Named with the object first, the plural is the server's style, not a listing.
+        tool("pods_get", "Get a pod by name.", params(&["name"])),
+        tool("pods_list", "List the pods.", params(&["namespace"])),
+    ];
+    let got = names(&tools);
+    assert!(
+        got.contains(&("get_tickets".into(), "search_tickets".into())),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("update_ticket".into(), "set_ticket_status".into())),
+        "{got:?}"
+    );
+    assert!(
+        !got.iter().any(|p| p.0 == "pods_get" || p.1 == "pods_get"),
+        "{got:?}"
+    );
+    assert!(
+        !got.contains(&("get_ticket".into(), "get_tickets".into())),
+        "{got:?}"
+    );
+}
