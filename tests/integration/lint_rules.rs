@@ -781,3 +781,21 @@ fn unused_defs_copied_into_a_schema_give_one_finding_per_tool_with_their_total()
         assert_eq!(f.param.as_deref(), Some("$defs"));
     }
 }
+
+#[test]
+fn reading_about_code_is_not_running_it() {
+    let tool = |name: &str| {
+        json!({"name": name, "description": format!("Does {name} for the repository."),
+               "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "Query."}}}})
+    };
+    let findings = lint_json(json!({"tools": [
+        tool("search_code"), tool("get-code-references"), tool("list_processes"),
+        tool("run_code"), tool("execute_command")
+    ]}));
+    let flagged: Vec<&str> = findings
+        .iter()
+        .filter(|f| f.code == "annotations-dangerous-unannotated")
+        .filter_map(|f| f.tool.as_deref())
+        .collect();
+    assert_eq!(flagged, ["execute_command", "run_code"], "{findings:#?}");
+}

@@ -207,7 +207,14 @@ fn dangerous_unannotated(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         }
         let why = if let Some(verb) = leading_verb(&facts.words, DESTRUCTIVE) {
             format!("its name (`{verb}`) says it destroys data")
-        } else if let Some(w) = facts.words.iter().find(|w| EXECUTING.contains(&w.as_str())) {
+        } else if let Some(w) = facts
+            .words
+            .iter()
+            .find(|w| EXECUTING.contains(&w.as_str()))
+            // `search_code`, `get-code-references`, `list_processes` read about code and
+            // processes: a leading reading verb makes the word the object, not something run.
+            .filter(|_| leading_verb(&facts.words, READING).is_none())
+        {
             format!("its name (`{w}`) says it runs code or commands")
         } else {
             continue;
