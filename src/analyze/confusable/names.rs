@@ -1,0 +1,208 @@
+//! How the pair scorer reads one name (action, object head and qualifier, many-version) and
+//! the rules that compare two reads beyond words: a general tool covering a specific one, an
+//! update covering a state or field setter, calls one schema accepts for another.
+
+use std::collections::BTreeSet;
+
+use super::Read;
+use super::words::*;
+
+pub(super) type NameParts = (
+    Option<usize>,
+    BTreeSet<String>,
+    BTreeSet<String>,
+    BTreeSet<String>,
+    bool,
+);
+
+pub(super) fn split_name(content: &[String]) -> NameParts {
+    let mut action = None;
+    let mut mods = BTreeSet::new();
+    let mut head = BTreeSet::new();
+    let mut qual = BTreeSet::new();
+    let mut many = false;
+    let mut formats = BTreeSet::new();
+    let mut in_qualifier = false;
+    let mut skip = false;
+    for (i, w) in content.iter().enumerate() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if action.is_none()
+            && let Some(g) = verb_group(w)
+        {
+            action = Some(g);
+            continue;
+        }
+        // `create_or_update_file` writes the file whether or not it exists: the action is
+        // `write`, and `file` stays the object (not a qualifier after `or`).
+        if CONJUNCTIONS.contains(&w.as_str())
+            && head.is_empty()
+            && let (Some(a), Some(b)) = (action, content.get(i + 1).and_then(|n| verb_group(n)))
+            && (upsert(a, b) || get_or_create(a, b))
+        {
+            // `get_or_create_label` creates the label when it is missing.
+            action = if upsert(a, b) {
+                verb_group("write")
+            } else {
+                verb_group("create")
+            };
+            skip = true;
+            continue;
+        }
+        // An article names nothing (`retrieve-a-block` is `retrieve block`); taken for a
+        // preposition it made every object a qualifier and the head empty.
+        if ARTICLES.contains(&w.as_str()) {
+            continue;
+        }
+        mods.insert(w.clone());
+        if PREPOSITIONS.contains(&w.as_str()) {
+            in_qualifier = true;
+            continue;
+        }
+        if QUANTITY.contains(&w.as_str()) {
+            many = true;
+            continue;
+        }
+        if FILLER.contains(&w.as_str()) || numeric(w) {
+            continue;
+        }
+        if FORMATS.contains(&w.as_str()) && !in_qualifier {
+            formats.insert(w.clone());
+            continue;
+        }
+        if in_qualifier {
+            qual.insert(w.clone());
+        } else {
+            head.insert(w.clone());
+        }
+    }
+    if head.is_empty() {
+        head = std::mem::take(&mut formats);
+    }
+    (action, mods, head, qual, many)
+}
+
+/// Object words that name no particular kind: a tool on `resources` with a `kind` parameter
+/// does the job of the tool on `pods`.
+const GENERIC: &[&str] = &["resource", "object", "item", "entity", "entry"];
+
+pub(super) fn generic(read: &Read) -> bool {
+    !read.head.is_empty() && read.head.iter().all(|h| GENERIC.contains(&h.as_str()))
+}
+
+/// `general` (same action) can do `specific`'s job: its object is a generic word, its
+/// description names `specific`'s object and it takes every parameter `specific` takes
+/// (`resources_list`, "… kind include: v1 Pod", for `pods_list`); or it updates, unqualified, what `specific` qualifies and takes a parameter
+/// named like what else `specific` names (`update_task(parent)` for `set_parent_for_task`,
+/// `update_ticket(status)` for `set_ticket_status`).
+pub(super) fn covers(general: &Read, specific: &Read) -> bool {
+    if specific.head.is_empty() || generic(specific) {
+        return false;
+    }
+    if generic(general) {
+        let top = |r: &Read| -> Vec<u32> {
+            r.params
+                .iter()
+                .filter(|p| p.1 >= 1.0)
+                .map(|p| p.0)
+                .collect()
+        };
+        let all = top(general);
+        return specific
+            .head
+            .iter()
+            .all(|h| general.desc_lower.contains(h.as_str()))
+            && top(specific).iter().all(|p| all.contains(p));
+    }
+    // What `specific` names beyond `general`'s object, `general` takes as parameters.
+    let named: BTreeSet<&String> = specific.head.union(&specific.qual).collect();
+    let rest: Vec<&&String> = named
+        .iter()
+        .filter(|w| !general.head.contains(**w))
+        .collect();
+    !general.head.is_empty()
+        && general.qual.is_empty()
+        && general.action == verb_group("update")
+        && general.head.iter().all(|h| named.contains(h))
+        && !rest.is_empty()
+        && rest.iter().all(|w| general.param_words.contains(**w))
+}
+
+/// Get-or-create: a create that first looks.
+pub(super) fn get_or_create(a: usize, b: usize) -> bool {
+    let (g, c) = (verb_group("get"), verb_group("create"));
+    (Some(a) == g && Some(b) == c) || (Some(a) == c && Some(b) == g)
+}
+
+/// Actions that change one state of an object (what an update tool's field can do too).
+const STATE_ACTIONS: &[&str] = &[
+    "archive",
+    "unarchive",
+    "watch",
+    "subscribe",
+    "unsubscribe",
+    "pin",
+    "unpin",
+    "lock",
+    "unlock",
+    "close",
+    "enable",
+    "disable",
+    "publish",
+    "unpublish",
+    "hide",
+    "mark",
+    "assign",
+    "unassign",
+];
+
+/// `update` (unqualified, on the same object) can do `state`'s job: `state`'s action only
+/// changes one state, and `update` either takes every parameter `state` takes
+/// (`update_list(listId, subscribed, …)` / `watch_list(listId, subscribed)`) or says so in its
+/// description (`update_list`: "… archive state …" / `archive_list`).
+pub(super) fn updates_state(update: &Read, state: &Read) -> bool {
+    let Some(verb) = state.verb.as_deref() else {
+        return false;
+    };
+    if update.action != verb_group("update")
+        || !update.qual.is_empty()
+        || update.head.is_empty()
+        || update.head != state.head
+        || !STATE_ACTIONS.contains(&verb)
+    {
+        return false;
+    }
+    // Every parameter of `state`, and one of them more than an identifier (`subscribed`): a
+    // `publish_entry(entryId)` fits inside any update's parameters without being its job.
+    let takes_all = state.top_keys.iter().all(|k| update.top_keys.contains(k))
+        && state.top_keys.iter().any(|k| !identifier(k));
+    takes_all || update.desc_lower.contains(verb)
+}
+
+/// A parameter that only says which object (`listId`, `board_id`, `gid`, `version`).
+pub(super) fn identifier(key: &str) -> bool {
+    let last = key.rsplit('_').next().unwrap_or(key);
+    matches!(last, "id" | "gid" | "uuid" | "key" | "version")
+}
+
+/// Create-or-update: an upsert, a write.
+pub(super) fn upsert(a: usize, b: usize) -> bool {
+    let (c, u) = (verb_group("create"), verb_group("update"));
+    (Some(a) == c && Some(b) == u) || (Some(a) == u && Some(b) == c)
+}
+
+pub(super) fn numeric(w: &str) -> bool {
+    w.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Every call valid for `a` is valid for `b`: `a`'s top-level parameters are all `b`'s, and
+/// `b` requires none that `a` lacks (weights: 2 required, 1 optional, ½ nested).
+pub(super) fn call_compatible(a: &[(u32, f64)], b: &[(u32, f64)]) -> bool {
+    let top =
+        |v: &[(u32, f64)]| -> Vec<u32> { v.iter().filter(|p| p.1 >= 1.0).map(|p| p.0).collect() };
+    let (ta, tb) = (top(a), top(b));
+    !ta.is_empty()
+        && ta.iter().all(|p| tb.contains(p))
+        && b.iter().filter(|p| p.1 >= 2.0).all(|p| ta.contains(&p.0))
+}

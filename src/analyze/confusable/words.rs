@@ -1,0 +1,261 @@
+//! The word lists the pair scorer reads names with: verb groups and their opposites, opposite
+//! modifiers, prepositions, filler, formats, quantity words and stop words.
+
+use std::collections::HashMap;
+
+/// Verb groups: words in one group are the same action.
+pub const VERB_GROUPS: &[&str] = &[
+    "create add new insert make generate build register post",
+    "get read fetch retrieve show view describe inspect load open",
+    "list search find query lookup browse filter enumerate",
+    "delete remove drop destroy erase purge",
+    "update edit modify change set patch replace rename",
+    "start run launch execute begin trigger invoke",
+    "stop kill terminate end cancel abort halt",
+    "enable activate",
+    "disable deactivate",
+    "write save put store push",
+    "upload",
+    "download",
+    "lock",
+    "unlock",
+    "protect",
+    "unprotect",
+    "connect",
+    "disconnect",
+    "import",
+    "export",
+    "subscribe",
+    "unsubscribe",
+    "archive",
+    "unarchive",
+    "install",
+    "uninstall",
+    "publish",
+    "unpublish",
+    "approve",
+    "reject",
+    "assign",
+    "unassign",
+    "follow",
+    "unfollow",
+    "pin",
+    "unpin",
+    "close",
+    "pause",
+    "resume",
+    "pull",
+    "attach",
+    "detach",
+    "hide",
+    "login",
+    "logout",
+    "grant",
+    "revoke",
+    "encrypt",
+    "decrypt",
+    "back",
+    "forward",
+    "undo",
+    "redo",
+    "send",
+    "move",
+    "copy",
+    "merge",
+    "split",
+    "check verify validate test",
+    "count",
+    "aggregate",
+    "format",
+    "clear",
+    "append",
+    "restore",
+    "watch",
+    "scrape",
+    "crawl",
+    "click",
+    "hover",
+    "type",
+    "press",
+    "navigate",
+    "select",
+    "fill",
+    "drag",
+    "screenshot",
+    "snapshot",
+    "wait",
+    "resize",
+    "fork",
+    "commit",
+    "deploy",
+    "rollback",
+    "rerun",
+    "sync",
+    "parse",
+    "extract",
+    "convert",
+    "transform",
+    "analyze",
+    "summarize",
+    "explain",
+    "translate",
+    "render",
+    "calculate compute",
+    "highlight",
+    "interact",
+    "invite",
+    "share",
+    "reply",
+    "mark",
+    "sort",
+    "reset",
+    "evaluate eval",
+    "scroll",
+    "reload refresh",
+    "submit",
+    "review",
+    "recommend suggest",
+];
+
+/// Opposite actions (by a word of each group).
+pub(super) const OPPOSITE_ACTIONS: &[(&str, &str)] = &[
+    ("create", "delete"),
+    ("start", "stop"),
+    ("enable", "disable"),
+    ("lock", "unlock"),
+    ("protect", "unprotect"),
+    ("upload", "download"),
+    ("connect", "disconnect"),
+    ("import", "export"),
+    ("subscribe", "unsubscribe"),
+    ("archive", "unarchive"),
+    ("install", "uninstall"),
+    ("publish", "unpublish"),
+    ("approve", "reject"),
+    ("assign", "unassign"),
+    ("follow", "unfollow"),
+    ("pin", "unpin"),
+    ("open", "close"),
+    ("pause", "resume"),
+    ("push", "pull"),
+    ("attach", "detach"),
+    ("show", "hide"),
+    ("login", "logout"),
+    ("grant", "revoke"),
+    ("encrypt", "decrypt"),
+    ("back", "forward"),
+    ("undo", "redo"),
+    ("get", "update"),
+    ("get", "delete"),
+    ("get", "create"),
+    ("get", "write"),
+    ("list", "delete"),
+    ("list", "create"),
+    ("list", "update"),
+    ("create", "update"),
+    ("write", "delete"),
+];
+
+/// Opposite modifiers inside names.
+pub(super) const OPPOSITE_MODIFIERS: &[(&str, &str)] = &[
+    ("before", "after"),
+    ("horizontal", "vertical"),
+    ("back", "forward"),
+    ("next", "previous"),
+    ("prev", "next"),
+    ("up", "down"),
+    ("first", "last"),
+    ("simple", "complex"),
+    ("min", "max"),
+    ("start", "end"),
+    ("input", "output"),
+    ("incoming", "outgoing"),
+    ("in", "out"),
+    ("on", "off"),
+    ("public", "private"),
+    ("local", "remote"),
+    ("source", "target"),
+    ("top", "bottom"),
+    ("left", "right"),
+    ("ascending", "descending"),
+    ("read", "write"),
+    ("show", "hide"),
+];
+
+/// Actions a verb-less tool (read as a lookup) is never confused with.
+pub(super) const WRITE_ACTIONS: &[&str] = &[
+    "create", "delete", "update", "start", "stop", "write", "upload", "move", "copy", "merge",
+    "clear", "append",
+];
+
+/// Words that separate an object's head from its qualifier.
+pub(super) const PREPOSITIONS: &[&str] = &[
+    "to", "from", "in", "into", "on", "by", "for", "of", "with", "within", "at", "after", "before",
+    "below", "above", "between", "near", "under", "over", "against", "via", "per", "and", "or",
+];
+
+/// Articles: skipped in names.
+pub(super) const ARTICLES: &[&str] = &["a", "an", "the"];
+
+/// Words that claim quality, not a different job, and light verbs that only carry the next
+/// word (`take_screenshot` is `screenshot`, `perform_click` is `click`).
+pub(super) const FILLER: &[&str] = &[
+    "enhanced", "robust", "improved", "advanced", "better", "extended", "basic", "v2", "v3",
+    "safe", "quick", "fast", "custom", "general", "generic", "full", "force", "take", "perform",
+    "do",
+];
+
+/// Representations of the same content: `retrieve_page_markdown` retrieves the page, as
+/// markdown. Next to another object word one of these qualifies it (the object stays
+/// `page`); alone (`export_csv`) it is the object. (`text` is left out: `search_paper_text`
+/// searches inside papers, `format_text` styles text.)
+pub(super) const FORMATS: &[&str] = &[
+    "markdown", "md", "html", "json", "txt", "xml", "csv", "pdf", "raw", "plain", "yaml", "base64",
+    "binary", "png", "jpeg", "jpg", "svg",
+];
+
+/// Conjunctions that join two actions in one name (`create_or_update_file`).
+pub(super) const CONJUNCTIONS: &[&str] = &["or", "and"];
+
+/// Words that make a tool the many-version of another.
+pub(super) const QUANTITY: &[&str] = &[
+    "batch", "multiple", "many", "bulk", "all", "multi", "several",
+];
+
+/// English function words left out of the text vector.
+pub(super) const STOP_WORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
+    "but", "by", "can", "do", "does", "each", "either", "for", "from", "has", "have", "how", "if",
+    "in", "into", "is", "it", "its", "may", "more", "most", "no", "not", "of", "on", "one", "only",
+    "or", "other", "should", "so", "such", "than", "that", "the", "their", "them", "then", "there",
+    "these", "this", "those", "to", "up", "use", "used", "using", "via", "was", "what", "when",
+    "where", "which", "while", "who", "will", "with", "within", "without", "you", "your",
+];
+
+/// The group index of an action word.
+pub fn verb_group(word: &str) -> Option<usize> {
+    static GROUPS: std::sync::LazyLock<HashMap<&'static str, usize>> =
+        std::sync::LazyLock::new(|| {
+            let mut m = HashMap::new();
+            for (i, g) in VERB_GROUPS.iter().enumerate() {
+                for w in g.split_whitespace() {
+                    m.entry(w).or_insert(i);
+                }
+            }
+            m
+        });
+    GROUPS.get(word).copied()
+}
+
+pub(super) fn opposite_groups(a: usize, b: usize) -> bool {
+    OPPOSITE_ACTIONS.iter().any(|(x, y)| {
+        let (gx, gy) = (verb_group(x), verb_group(y));
+        (gx == Some(a) && gy == Some(b)) || (gx == Some(b) && gy == Some(a))
+    })
+}
+
+pub(super) fn opposite_modifiers(x: &str, y: &str) -> bool {
+    OPPOSITE_MODIFIERS
+        .iter()
+        .any(|(p, q)| (*p == x && *q == y) || (*p == y && *q == x))
+}
