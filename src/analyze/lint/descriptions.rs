@@ -317,15 +317,14 @@ fn guess_needed(path: &str, prop: &Value) -> Option<&'static str> {
     let tokens = crate::surface::terms::name_tokens(leaf);
     let types = type_of(prop);
     let numeric = types.iter().any(|t| matches!(*t, "integer" | "number"));
-    if numeric
-        && prop.get("minimum").is_none()
-        && tokens
-            .last()
-            .is_some_and(|t| INDEX_WORDS.contains(&t.as_str()))
-    {
-        return Some(
-            "an index or position whose base (0 or 1) and end (inclusive or not) are not said",
-        );
+    let last = tokens.last().map(String::as_str);
+    if numeric && prop.get("minimum").is_none() && last.is_some_and(|t| INDEX_WORDS.contains(&t)) {
+        // A bare `start`/`end` number is as often a time as a position.
+        return Some(if matches!(last, Some("start" | "end")) {
+            "a start or end whose unit is not said (a position from 0 or 1, or a time in seconds or milliseconds)"
+        } else {
+            "an index or position whose base (0 or 1) and end (inclusive or not) are not said"
+        });
     }
     let free_object = types.contains(&"object")
         && prop.get("properties").is_none()
