@@ -24,7 +24,8 @@
 #
 # Idempotent: installs are skipped when the pinned version is already there (the stamp is written
 # only after an install succeeds), and a server whose captured listing is unchanged keeps the
-# capture date it had in SOURCES.md.
+# capture date it had in SOURCES.md. A server that fails to install or to list keeps its snapshot
+# and SOURCES.md row as they were; the script then names it and exits 1.
 #
 # Usage:   scripts/capture-heldout-servers.sh [--set real|a|b] [NAME...]   (no NAME: every server of the set)
 # Knobs:   WORK_DIR (default: the set's install folder above)   SDK_VERSION=1.32.2
@@ -157,6 +158,11 @@ old_date() { # the capture date SOURCES.md has for server $1, if any
   awk -F'|' -v n="$1" '{ gsub(/^ +| +$/, "", $2) } $2 == n { gsub(/^ +| +$/, "", $8); print $8 }' "$SOURCES"
 }
 
+keep_row() { # keep server $1's SOURCES.md row as it is (not recaptured this time, or its capture failed)
+  [[ -f "$SOURCES" ]] || return 0
+  awk -F'|' -v n="$1" '{ k = $2; gsub(/^ +| +$/, "", k) } k == n' "$SOURCES" >> "$ROWS.new"
+}
+
 ROWS="$WORK_DIR/sources.rows"
 : > "$ROWS.new"
 failed=()
@@ -164,17 +170,15 @@ for row in "${SERVERS[@]}"; do
   IFS='|' read -r name registry pkg version cmdline envs <<< "$row"
   out="$OUT_DIR/$name.tools.json"
   if ! want "$name"; then
-    # keep the SOURCES.md row of a server not recaptured this time
-    grep -F "| $name |" "$SOURCES" 2>/dev/null >> "$ROWS.new" || true
-    continue
+    keep_row "$name"; continue
   fi
   data="$WORK_DIR/data/$name"; home="$WORK_DIR/home/$name"
   mkdir -p "$data" "$home"
   if [[ "$registry" == npm ]]; then
-    dir="$WORK_DIR/npm/$name"; install_npm "$dir" "$pkg" "$version" || { failed+=("$name (install)"); continue; }
+    dir="$WORK_DIR/npm/$name"; install_npm "$dir" "$pkg" "$version" || { failed+=("$name (install)"); keep_row "$name"; continue; }
     bindir="$dir/node_modules/.bin"
   else
-    dir="$WORK_DIR/venv/$pkg"; install_pypi "$dir" "$pkg" "$version" || { failed+=("$name (install)"); continue; }
+    dir="$WORK_DIR/venv/$pkg"; install_pypi "$dir" "$pkg" "$version" || { failed+=("$name (install)"); keep_row "$name"; continue; }
     bindir="$dir/bin"
   fi
   if [[ "$name" == kubernetes ]]; then
@@ -199,7 +203,7 @@ for row in "${SERVERS[@]}"; do
   if ! (cd "$data" && env -i PATH="$bindir:/usr/local/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 ${envv[@]+"${envv[@]}"} \
         timeout "$CAPTURE_TIMEOUT" node "$WORK_DIR/client/capture-tools.mjs" "$tmp" "$bindir/${argv[0]}" "${argv[@]:1}") \
         > "$WORK_DIR/$name.capture.log" 2>&1; then
-    failed+=("$name (start/list: see $WORK_DIR/$name.capture.log)"); rm -f "$tmp"; continue
+    failed+=("$name (start/list: see $WORK_DIR/$name.capture.log)"); rm -f "$tmp"; keep_row "$name"; continue
   fi
   if [[ "$name" == desktop-commander ]]; then
     # Desktop Commander writes what it detects about the capturing machine (container mounts, host
@@ -248,4 +252,5 @@ rm -f "$ROWS.new"
 
 if [[ ${#failed[@]} -gt 0 ]]; then
   printf 'not captured: %s\n' "${failed[@]}" >&2
+  exit 1
 fi
