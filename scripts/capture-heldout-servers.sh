@@ -125,6 +125,12 @@ want() { # is server $1 selected on the command line?
   local s; for s in "${SELECTED[@]}"; do [[ "$s" == "$1" ]] && return 0; done; return 1
 }
 SELECTED=("$@")
+names=(); for row in "${SERVERS[@]}"; do names+=("${row%%|*}"); done
+for s in "${SELECTED[@]}"; do # a misspelt name would otherwise capture nothing and succeed
+  if [[ " ${names[*]} " != *" $s "* ]]; then
+    echo "capture-heldout-servers.sh: no server '$s' in set $SET (its servers: ${names[*]})" >&2; exit 2
+  fi
+done
 
 mkdir -p "$WORK_DIR/client" "$OUT_DIR"
 # The MCP client: the official TypeScript SDK, pinned.
