@@ -136,7 +136,7 @@ mkdir -p "$WORK_DIR/client" "$OUT_DIR"
 # The MCP client: the official TypeScript SDK, pinned.
 if [[ "$(cat "$WORK_DIR/client/.installed" 2>/dev/null)" != "$SDK_VERSION" ]]; then
   (cd "$WORK_DIR/client" && { [[ -f package.json ]] || echo '{"private":true,"type":"module"}' > package.json; } \
-    && npm install --no-audit --no-fund --save-exact --loglevel=error "@modelcontextprotocol/sdk@$SDK_VERSION")
+    && nice -n 19 npm install --no-audit --no-fund --save-exact --loglevel=error "@modelcontextprotocol/sdk@$SDK_VERSION")
   echo "$SDK_VERSION" > "$WORK_DIR/client/.installed"
 fi
 cp "$ROOT/scripts/capture-tools.mjs" "$WORK_DIR/client/capture-tools.mjs"
