@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
     -max_total_time="$secs" -max_len="$max_len" -jobs=1 -workers=1 -timeout=10 -rss_limit_mb=2048 || true
   # In -jobs mode the exit status says little: what counts is an artifact.
   if compgen -G "fuzz/artifacts/$t/*" >/dev/null; then
-    echo "== $t: FOUND $(ls fuzz/artifacts/$t | tr '\n' ' ')(see fuzz/artifacts/$t/)"
+    echo "== $t: FOUND $(find "fuzz/artifacts/$t" -type f -printf '%f ')(see fuzz/artifacts/$t/)"
     status=1
     continue
   fi
