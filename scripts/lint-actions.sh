@@ -136,7 +136,7 @@ shellcheck_scripts() {
   }
   local status=0
   # shellcheck disable=SC2086 # one path per line, no spaces (mktemp + sanitized names)
-  shellcheck --severity=style $files scripts/build-musl.sh scripts/lint-actions.sh || status=1
+  shellcheck --severity=style $files scripts/*.sh .ci/run || status=1
   rm -rf "$dir"
   return "$status"
 }
@@ -146,7 +146,7 @@ step "check-jsonschema: github-action schema" \
   check-jsonschema --builtin-schema vendor.github-actions "${actions[@]}"
 step "check-jsonschema: github-workflow schema" \
   check-jsonschema --builtin-schema vendor.github-workflows "${workflows[@]}"
-step "shellcheck (action run: scripts, container shim, scripts/)" shellcheck_scripts
+step "shellcheck (action run: scripts, container shim, scripts/*.sh, .ci/run)" shellcheck_scripts
 step "hadolint Dockerfile, container/Dockerfile.release" hadolint Dockerfile container/Dockerfile.release
 step "zizmor (offline)" zizmor --offline --no-progress --color=never \
   --config tests/fixtures/action/zizmor.yml "${actions[@]}" "${workflows[@]}"
