@@ -282,23 +282,27 @@ fn redact_header(a: &str, always: bool) -> String {
     }
 }
 
-/// Every `scheme://…` inside an argument, run through [`redact_url`].
+/// Every `scheme://…` inside an argument, run through [`redact_url`]. Iterative (an argument
+/// may hold any number of URLs) and char-boundary safe (found by fuzzing: a multi-byte
+/// character just before a scheme split a character).
 fn redact_embedded_urls(a: &str) -> String {
-    let Some(sep) = a.find("://") else {
-        return a.to_owned();
-    };
-    let start = a[..sep]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
-        .map_or(0, |i| i + 1);
-    let end = a[sep..]
-        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ','))
-        .map_or(a.len(), |i| sep + i);
-    format!(
-        "{}{}{}",
-        &a[..start],
-        redact_url(&a[start..end]),
-        redact_embedded_urls(&a[end..])
-    )
+    let mut out = String::with_capacity(a.len());
+    let mut rest = a;
+    while let Some(sep) = rest.find("://") {
+        let start = rest[..sep]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let end = rest[sep..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ','))
+            .map_or(rest.len(), |i| sep + i);
+        out.push_str(&rest[..start]);
+        out.push_str(&redact_url(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Drop user info and query values from a URL: `https://u:p@h/x?k=v` → `https://h/x?k=<redacted>`.
@@ -343,6 +347,33 @@ pub fn redact_url(url: &str) -> String {
 mod tests {
     use super::*;
     use crate::surface::formats::parse_json;
+
+    /// Found by `cargo fuzz` (target `mcp_config`): a multi-byte character right before a
+    /// `://` made the scheme's start fall inside it, and `mf scan` panicked on the config.
+    #[test]
+    fn a_multibyte_character_before_a_scheme_is_not_split() {
+        let arg = "x\u{6f4}https://u:pw@h.example/p?k=v and ۴://h ok";
+        let out = redact_embedded_urls(arg);
+        assert!(!out.contains("pw"), "{out}");
+        assert!(out.starts_with("x\u{6f4}https://h.example/p?k="), "{out}");
+        let fuzzed =
+            include_str!("../../../tests/fixtures/fuzz/mcp_config-multibyte-before-scheme.json");
+        let doc = parse_json(fuzzed, ".mcp.json").expect("the fuzzed config is JSON");
+        let src = crate::surface::formats::Source {
+            file: ".mcp.json",
+            text: fuzzed,
+            doc: &doc,
+            base_dir: None,
+        };
+        assert!(servers(&src, true).is_some());
+        let _ = servers(&src, false);
+        // Many URLs in one argument: no recursion to overflow.
+        let many = "a://b ".repeat(200_000);
+        assert_eq!(
+            redact_embedded_urls(&many).matches("a://b").count(),
+            200_000
+        );
+    }
 
     #[test]
     fn env_values_and_secrets_never_come_out() {
