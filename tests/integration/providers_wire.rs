@@ -438,8 +438,13 @@ async fn a_refused_connection_is_a_transport_error() {
     };
     let mut spec = resolve_model("openai-chat:m", &BTreeMap::new()).expect("entry");
     spec.base_url = Some(format!("http://127.0.0.1:{port}/v1"));
-    let p = HttpProvider::with_key(&spec, Some(SECRET.into()), quick(), mf::util::http::client())
-        .expect("provider");
+    let p = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        quick(),
+        mf::util::http::client(),
+    )
+    .expect("provider");
     let attempt = call(&p, "m").await;
     let e = attempt.outcome.expect_err("refused");
     assert_eq!(e.kind, ErrorKind::Transport, "{}", e.message);
@@ -461,8 +466,13 @@ async fn a_custom_key_header_replaces_authorization_and_keeps_the_query() {
     spec.base_url = Some(format!("{}/v1?api-version=2024-10-21", server.uri()));
     spec.api_key_header = Some("api-key".into());
     spec.headers.insert("x-team".into(), "evals".into());
-    let p = HttpProvider::with_key(&spec, Some(SECRET.into()), quick(), mf::util::http::client())
-        .expect("provider");
+    let p = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        quick(),
+        mf::util::http::client(),
+    )
+    .expect("provider");
     assert_eq!(p.endpoint_display(), format!("{}/v1", server.uri()));
     reply(call(&p, "gpt-4o").await);
     let r = &received(&server).await[0];
@@ -536,8 +546,13 @@ fn config_errors_name_the_variable_or_the_missing_url() {
 #[test]
 fn fingerprints_follow_settings_and_hold_no_secret() {
     let spec = resolve_model("anthropic:claude-x", &BTreeMap::new()).expect("entry");
-    let a = HttpProvider::with_key(&spec, Some(SECRET.into()), quick(), mf::util::http::client())
-        .expect("provider");
+    let a = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        quick(),
+        mf::util::http::client(),
+    )
+    .expect("provider");
     let b = HttpProvider::with_key(
         &spec,
         Some("other-key".into()),
@@ -585,8 +600,13 @@ async fn an_endless_chunked_body_stops_at_the_cap() {
         max_body: 1024 * 1024,
         ..quick()
     };
-    let p = HttpProvider::with_key(&spec, Some(SECRET.into()), options, mf::util::http::client())
-        .expect("provider");
+    let p = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        options,
+        mf::util::http::client(),
+    )
+    .expect("provider");
     let e = call(&p, "m").await.outcome.expect_err("too large");
     assert_eq!(e.kind, ErrorKind::TooLarge, "{}", e.message);
     server.abort();

@@ -72,7 +72,9 @@ pub fn extract(file: &str, source: &str, dialect: Dialect) -> CodeFindings {
     let parsed = if dialect == Dialect::TypeScript {
         super::ts_casts::parse(&mut parser, source)
     } else {
-        parser.parse(source, None).map(|tree| (tree, source.to_owned()))
+        parser
+            .parse(source, None)
+            .map(|tree| (tree, source.to_owned()))
     };
     let Some((tree, text)) = parsed else {
         return out;
@@ -1274,7 +1276,10 @@ server.tool(`tool_${n}`, "x", cb);
             json!(["q"])
         );
         // `<string>desc` is the identifier `desc`, not a literal: reported as before.
-        assert!(f.warnings[0].contains("description is not a string literal"), "{f:?}");
+        assert!(
+            f.warnings[0].contains("description is not a string literal"),
+            "{f:?}"
+        );
         // Positions are the source's (blanking keeps every byte where it was): the name's.
         assert_eq!(
             f.tools[1].origin,
@@ -1285,7 +1290,11 @@ server.tool(`tool_${n}`, "x", cb);
             "number"
         );
         // In a .tsx file the same text is JSX, as TypeScript reads it there: nothing is blanked.
-        let tsx = extract("a.tsx", "const a = <b>x</b>;\nserver.tool(\"t\", \"d\", cb);\n", Dialect::Tsx);
+        let tsx = extract(
+            "a.tsx",
+            "const a = <b>x</b>;\nserver.tool(\"t\", \"d\", cb);\n",
+            Dialect::Tsx,
+        );
         assert_eq!(tsx.tools.len(), 1);
     }
 

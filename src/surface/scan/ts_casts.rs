@@ -87,7 +87,10 @@ fn cast_end(text: &str, start: usize) -> Option<usize> {
 fn point(text: &str, at: usize) -> Point {
     let before = &text.as_bytes()[..at];
     let row = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     Point::new(row, at - line_start)
 }
 
