@@ -75,7 +75,7 @@ fn main() {
     );
     assert_eq!(rc, zlib_rs::ReturnCode::Ok, "zlib compression");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    std::fs::write(out.join("o200k.zlib"), &packed).expect("write to OUT_DIR");
+    std::fs::write(out.join("o200k.zlib"), packed).expect("write to OUT_DIR");
     let sizes = format!(
         "/// Tokens in the vocabulary.\nconst TOKENS: usize = {};\n\
          /// Bytes of all tokens together.\nconst TOKEN_BYTES: usize = {bytes_len};\n\
