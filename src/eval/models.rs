@@ -134,7 +134,7 @@ pub fn build(config: &EvalConfig, specs: Vec<ModelSpec>) -> Result<Vec<RunModel>
 }
 
 fn http_client() -> Result<reqwest::Client, EvalError> {
-    reqwest::Client::builder()
+    crate::util::http::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("mf/", env!("CARGO_PKG_VERSION")))
         .build()

@@ -172,7 +172,7 @@ mod tests {
             &spec,
             key.map(str::to_owned),
             HttpOptions::default(),
-            reqwest::Client::new(),
+            crate::util::http::client(),
         )
         .expect("provider")
     }
@@ -195,8 +195,13 @@ mod tests {
         let mut spec =
             super::super::config::resolve_model("openai-chat:m", &Default::default()).expect("m");
         spec.base_url = Some("https://h.example/openai/v1/?api-version=2024".into());
-        let p = HttpProvider::with_key(&spec, None, HttpOptions::default(), reqwest::Client::new())
-            .expect("provider");
+        let p = HttpProvider::with_key(
+            &spec,
+            None,
+            HttpOptions::default(),
+            crate::util::http::client(),
+        )
+        .expect("provider");
         assert_eq!(
             p.transport.url_for("/chat/completions").as_str(),
             "https://h.example/openai/v1/chat/completions?api-version=2024"

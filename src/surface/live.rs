@@ -630,7 +630,7 @@ async fn fetch_http(
         }
         attempt.error("redirects are refused")
     });
-    let client = reqwest::Client::builder()
+    let client = crate::util::http::client_builder()
         .redirect(policy)
         .connect_timeout(opts.timeout_start)
         .build()

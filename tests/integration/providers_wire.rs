@@ -90,7 +90,7 @@ fn provider(entry: &str, server: &MockServer, options: HttpOptions) -> HttpProvi
         &spec(entry, server),
         Some(SECRET.to_owned()),
         options,
-        reqwest::Client::new(),
+        mf::util::http::client(),
     )
     .expect("provider")
 }
@@ -438,8 +438,13 @@ async fn a_refused_connection_is_a_transport_error() {
     };
     let mut spec = resolve_model("openai-chat:m", &BTreeMap::new()).expect("entry");
     spec.base_url = Some(format!("http://127.0.0.1:{port}/v1"));
-    let p = HttpProvider::with_key(&spec, Some(SECRET.into()), quick(), reqwest::Client::new())
-        .expect("provider");
+    let p = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        quick(),
+        mf::util::http::client(),
+    )
+    .expect("provider");
     let attempt = call(&p, "m").await;
     let e = attempt.outcome.expect_err("refused");
     assert_eq!(e.kind, ErrorKind::Transport, "{}", e.message);
@@ -461,8 +466,13 @@ async fn a_custom_key_header_replaces_authorization_and_keeps_the_query() {
     spec.base_url = Some(format!("{}/v1?api-version=2024-10-21", server.uri()));
     spec.api_key_header = Some("api-key".into());
     spec.headers.insert("x-team".into(), "evals".into());
-    let p = HttpProvider::with_key(&spec, Some(SECRET.into()), quick(), reqwest::Client::new())
-        .expect("provider");
+    let p = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        quick(),
+        mf::util::http::client(),
+    )
+    .expect("provider");
     assert_eq!(p.endpoint_display(), format!("{}/v1", server.uri()));
     reply(call(&p, "gpt-4o").await);
     let r = &received(&server).await[0];
@@ -493,11 +503,11 @@ async fn keys_come_from_the_named_variable_and_local_servers_need_none() {
     // Cargo sets CARGO_PKG_NAME for test processes: a variable that is surely set, no unsafe.
     let mut named = spec("openai-chat:m", &server);
     named.api_key_env = Some("CARGO_PKG_NAME".into());
-    let p = HttpProvider::new(&named, quick(), reqwest::Client::new()).expect("provider");
+    let p = HttpProvider::new(&named, quick(), mf::util::http::client()).expect("provider");
     reply(call(&p, "m").await);
     let mut local = spec("vllm:m", &server);
     local.api_key_env = Some("MF_PROVIDERS_WIRE_TEST_UNSET_KEY_1".into());
-    let p = HttpProvider::new(&local, quick(), reqwest::Client::new()).expect("no key needed");
+    let p = HttpProvider::new(&local, quick(), mf::util::http::client()).expect("no key needed");
     reply(call(&p, "m").await);
     let requests = received(&server).await;
     assert_eq!(
@@ -514,7 +524,7 @@ async fn keys_come_from_the_named_variable_and_local_servers_need_none() {
 fn config_errors_name_the_variable_or_the_missing_url() {
     let mut hosted = resolve_model("openai:gpt-4.1-mini", &BTreeMap::new()).expect("entry");
     hosted.api_key_env = Some("MF_PROVIDERS_WIRE_TEST_UNSET_KEY_2".into());
-    let err = HttpProvider::new(&hosted, HttpOptions::default(), reqwest::Client::new())
+    let err = HttpProvider::new(&hosted, HttpOptions::default(), mf::util::http::client())
         .expect_err("no key")
         .to_string();
     assert!(err.contains("MF_PROVIDERS_WIRE_TEST_UNSET_KEY_2"), "{err}");
@@ -523,7 +533,7 @@ fn config_errors_name_the_variable_or_the_missing_url() {
         &compat,
         None,
         HttpOptions::default(),
-        reqwest::Client::new(),
+        mf::util::http::client(),
     )
     .expect_err("no url")
     .to_string();
@@ -536,13 +546,18 @@ fn config_errors_name_the_variable_or_the_missing_url() {
 #[test]
 fn fingerprints_follow_settings_and_hold_no_secret() {
     let spec = resolve_model("anthropic:claude-x", &BTreeMap::new()).expect("entry");
-    let a = HttpProvider::with_key(&spec, Some(SECRET.into()), quick(), reqwest::Client::new())
-        .expect("provider");
+    let a = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        quick(),
+        mf::util::http::client(),
+    )
+    .expect("provider");
     let b = HttpProvider::with_key(
         &spec,
         Some("other-key".into()),
         quick(),
-        reqwest::Client::new(),
+        mf::util::http::client(),
     )
     .expect("provider");
     let fa = a.request_fingerprint(Some(0.0), 256);
@@ -585,8 +600,13 @@ async fn an_endless_chunked_body_stops_at_the_cap() {
         max_body: 1024 * 1024,
         ..quick()
     };
-    let p = HttpProvider::with_key(&spec, Some(SECRET.into()), options, reqwest::Client::new())
-        .expect("provider");
+    let p = HttpProvider::with_key(
+        &spec,
+        Some(SECRET.into()),
+        options,
+        mf::util::http::client(),
+    )
+    .expect("provider");
     let e = call(&p, "m").await.outcome.expect_err("too large");
     assert_eq!(e.kind, ErrorKind::TooLarge, "{}", e.message);
     server.abort();
@@ -605,7 +625,7 @@ async fn a_key_of_any_shape_is_redacted_from_errors() {
     )
     .await;
     let spec = spec(wire.entry, &server);
-    let p = HttpProvider::with_key(&spec, Some(PLAIN.into()), quick(), reqwest::Client::new())
+    let p = HttpProvider::with_key(&spec, Some(PLAIN.into()), quick(), mf::util::http::client())
         .expect("provider");
     let e = call(&p, "m").await.outcome.expect_err("403");
     assert_eq!(e.status, Some(403));

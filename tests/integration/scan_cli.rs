@@ -399,3 +399,58 @@ fn code_extraction_matches_what_the_real_sdks_serve() {
         }
     }
 }
+
+#[test]
+fn one_grammar_reads_ts_js_and_tsx_files_casts_included() {
+    // Every JavaScript and TypeScript file is parsed with the TSX grammar; in a `.ts` file an
+    // angle-bracket cast (`<number>x`, a JSX tag to TSX) next to a tool must hide nothing.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("src")).expect("mkdir");
+    let ts = "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\n\
+              import { z } from \"zod\";\n\
+              const server = new McpServer({ name: \"casts\", version: \"1.0.0\" });\n\
+              const limit = <number>config.limit;\n\
+              server.tool(\"search_orders\", \"Search orders by customer.\", <any>{ customer: z.string() }, async () => ({ content: [] }));\n\
+              const ids = <Array<string>>raw;\n\
+              server.registerTool(\"get_order\", { description: \"Fetch one order.\", inputSchema: { id: z.number() } }, async () => ({ content: [] }));\n";
+    std::fs::write(d.join("src/server.ts"), ts).expect("write");
+    let js = "const { z } = require(\"zod\");\nserver.tool(\"ping\", \"Check the server is up.\", {}, async () => ({ content: [] }));\n";
+    std::fs::write(d.join("src/legacy.js"), js).expect("write");
+    let tsx = "const Badge = () => <span>{count}</span>;\nserver.tool(\"render_badge\", \"Render the badge.\", { count: z.number() }, cb);\n";
+    std::fs::write(d.join("src/ui.tsx"), tsx).expect("write");
+    let (v, code) = scan_json(d);
+    assert_eq!(code, 0, "{v}");
+    let tools = v["report"]["tools"].as_array().expect("tools");
+    let found: Vec<(&str, &str, u64)> = tools
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().expect("name"),
+                t["origin"]["file"].as_str().expect("file"),
+                t["origin"]["line"].as_u64().expect("line"),
+            )
+        })
+        .collect();
+    for expected in [
+        ("search_orders", "src/server.ts", 5),
+        ("get_order", "src/server.ts", 7),
+        ("ping", "src/legacy.js", 2),
+        ("render_badge", "src/ui.tsx", 2),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} not in {found:?}");
+    }
+    let search = tools
+        .iter()
+        .find(|t| t["name"] == "search_orders")
+        .expect("search_orders");
+    assert_eq!(
+        search["inputSchema"]["required"],
+        serde_json::json!(["customer"])
+    );
+    let get = tools
+        .iter()
+        .find(|t| t["name"] == "get_order")
+        .expect("get_order");
+    assert_eq!(get["inputSchema"]["properties"]["id"]["type"], "number");
+}

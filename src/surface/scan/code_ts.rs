@@ -37,19 +37,17 @@ impl Dialect {
         }
     }
 
+    /// Every dialect is parsed with the TSX grammar: it reads JavaScript, JSX and TypeScript,
+    /// so one grammar's parse tables ship instead of three (the TypeScript and JavaScript ones
+    /// cost 1.8 MB of the binary). What TSX reads differently is TypeScript's angle-bracket
+    /// cast (`<number>x`, a JSX tag to TSX): a `.ts` file's casts are blanked before its tree
+    /// is read (`ts_casts.rs`); generic arrows (`<T>(a: T) => a`) parse as they are.
     fn language(self) -> &'static Language {
-        match self {
-            Dialect::TypeScript => &TYPESCRIPT,
-            Dialect::Tsx => &TSX,
-            Dialect::JavaScript => &JAVASCRIPT,
-        }
+        &TSX
     }
 }
 
-static TYPESCRIPT: LazyLock<Language> =
-    LazyLock::new(|| tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into());
 static TSX: LazyLock<Language> = LazyLock::new(|| tree_sitter_typescript::LANGUAGE_TSX.into());
-static JAVASCRIPT: LazyLock<Language> = LazyLock::new(|| tree_sitter_javascript::LANGUAGE.into());
 
 /// Nesting deeper than this is treated as unresolved (keeps recursion bounded on any input).
 const MAX_DEPTH: usize = 64;
@@ -71,9 +69,17 @@ pub fn extract(file: &str, source: &str, dialect: Dialect) -> CodeFindings {
             .push(format!("{file}: cannot load the {dialect:?} grammar: {e}"));
         return out;
     }
-    let Some(tree) = parser.parse(source, None) else {
+    let parsed = if dialect == Dialect::TypeScript {
+        super::ts_casts::parse(&mut parser, source)
+    } else {
+        parser
+            .parse(source, None)
+            .map(|tree| (tree, source.to_owned()))
+    };
+    let Some((tree, text)) = parsed else {
         return out;
     };
+    let source = text.as_str();
     let mut cx = Cx {
         src: source,
         file,
@@ -97,7 +103,8 @@ pub fn extract(file: &str, source: &str, dialect: Dialect) -> CodeFindings {
     out
 }
 
-/// Strip parentheses and type-only wrappers (`x as T`, `x satisfies T`, `x!`, `<T>x`).
+/// Strip parentheses and type-only wrappers (`x as T`, `x satisfies T`, `x!`; a `<T>x` cast is
+/// blanked before parsing, `ts_casts.rs`).
 fn peel(mut n: Node<'_>) -> Node<'_> {
     for _ in 0..MAX_DEPTH {
         let inner = match n.kind() {
@@ -105,7 +112,6 @@ fn peel(mut n: Node<'_>) -> Node<'_> {
             | "as_expression"
             | "satisfies_expression"
             | "non_null_expression" => named(n).first().copied(),
-            "type_assertion" => named(n).last().copied(),
             _ => None,
         };
         match inner {
@@ -1249,6 +1255,47 @@ server.tool(`tool_${n}`, "x", cb);
             f.tools[0].input_schema.as_ref().unwrap()["required"],
             json!(["a"])
         );
+    }
+
+    #[test]
+    fn angle_bracket_casts_in_ts_files_hide_no_tool() {
+        // Under the TSX grammar `<number>` opens a JSX element that never closes: without the
+        // blanking in ts_casts.rs every tool after the first cast was lost.
+        let src = "const limit = <number>input.limit;\n\
+                   const ids = <Array<string>>raw;\n\
+                   const id = <T>(x: T) => x;\n\
+                   server.tool(\"search\", <string>desc, <any>{ q: z.string() }, cb);\n\
+                   function f() { return <any>x; }\n\
+                   server.registerTool(\"fetch\", { description: \"Fetch one\", inputSchema: { id: z.number() } }, cb);\n";
+        let f = ts(src);
+        let names: Vec<&str> = f.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["search", "fetch"], "{f:?}");
+        // A cast of the shape is read through: the schema is the shape's.
+        assert_eq!(
+            f.tools[0].input_schema.as_ref().unwrap()["required"],
+            json!(["q"])
+        );
+        // `<string>desc` is the identifier `desc`, not a literal: reported as before.
+        assert!(
+            f.warnings[0].contains("description is not a string literal"),
+            "{f:?}"
+        );
+        // Positions are the source's (blanking keeps every byte where it was): the name's.
+        assert_eq!(
+            f.tools[1].origin,
+            Origin::at(SourceFormat::TypescriptCode, "src/server.ts", 6, 21)
+        );
+        assert_eq!(
+            f.tools[1].input_schema.as_ref().unwrap()["properties"]["id"]["type"],
+            "number"
+        );
+        // In a .tsx file the same text is JSX, as TypeScript reads it there: nothing is blanked.
+        let tsx = extract(
+            "a.tsx",
+            "const a = <b>x</b>;\nserver.tool(\"t\", \"d\", cb);\n",
+            Dialect::Tsx,
+        );
+        assert_eq!(tsx.tools.len(), 1);
     }
 
     #[test]

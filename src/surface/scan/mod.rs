@@ -9,6 +9,7 @@ pub mod probe;
 pub mod skill_md;
 mod syntax;
 pub mod tracked;
+mod ts_casts;
 
 use std::path::Path;
 use std::sync::Mutex;
