@@ -90,5 +90,11 @@ fn pack_relative_relocations() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if os == "linux" {
         println!("cargo::rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+        // The release binary aborts on panic and is stripped: nothing unwinds it, and a
+        // backtrace would show no names. The unwinder's lookup table (`.eh_frame_hdr`, about
+        // 0.2 MB) goes; the debug binary, which unwinds, keeps it.
+        if std::env::var("PROFILE").as_deref() == Ok("release") {
+            println!("cargo::rustc-link-arg-bins=-Wl,--no-eh-frame-hdr");
+        }
     }
 }

@@ -17,15 +17,17 @@
 //! paste the marker — is never edited; mf posts its own instead.
 //!
 //! The body is cut to [`COMMENT_LIMIT`] characters (the renderer already keeps under it). The
-//! token comes from the environment only, is held by octocrab as a secret and is never printed;
-//! the API root comes from `GITHUB_API_URL`. A 403 or 404 means the token cannot write there —
+//! token comes from the environment only, is sent only to the API root's origin (a `next` page
+//! link elsewhere is not followed) and is never printed; the API root comes from
+//! `GITHUB_API_URL`. A 403 or 404 means the token cannot write there —
 //! what a fork pull request's read-only token gets — and is reported as [`Outcome::ReadOnly`],
 //! not as an error.
 
 use std::time::Duration;
 
-use octocrab::Octocrab;
+use reqwest::{Method, Url, header};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::json;
 
 pub use crate::render::ci::{COMMENT_LIMIT, COMMENT_MARKER};
@@ -161,9 +163,9 @@ impl Identity {
 }
 
 /// `GET /user` once: the login for a user token, [`Identity::Bot`] when the token cannot read it.
-async fn identity(crab: &Octocrab) -> Identity {
-    match crab.get::<Account, _, ()>("/user", None).await {
-        Ok(a) if a.kind.as_deref() != Some("Bot") => Identity::Login(a.login),
+async fn identity(gh: &Api) -> Identity {
+    match gh.get::<Account>(gh.url("/user")).await {
+        Ok((a, _)) if a.kind.as_deref() != Some("Bot") => Identity::Login(a.login),
         _ => Identity::Bot,
     }
 }
@@ -196,18 +198,129 @@ pub fn upsert(target: &Target, token: String, body: &str) -> Result<Outcome, Com
         .map_err(CommentError::Runtime)?;
     runtime
         .block_on(async {
-            let crab = Octocrab::builder()
-                .set_connect_timeout(Some(Duration::from_secs(10)))
-                .set_read_timeout(Some(Duration::from_secs(30)))
-                .set_write_timeout(Some(Duration::from_secs(30)))
-                .base_uri(target.api_url.as_str())
-                .map_err(|_| CommentError::ApiUrl(target.api_url.clone()))?
-                .personal_token(token)
-                .build()
-                .map_err(|e| api("client setup", &e))?;
-            upsert_with(&crab, owner, repo, target.number, &body).await
+            let gh = Api::new(&target.api_url, &token)?;
+            upsert_with(&gh, owner, repo, target.number, &body).await
         })
         .map_err(|e| scrub_error(e, &secret))
+}
+
+/// The few REST calls mf makes, over the one HTTP client (reqwest, rustls with ring).
+struct Api {
+    client: reqwest::Client,
+    base: Url,
+    token: String,
+}
+
+/// What a call got back instead of the JSON it wanted.
+#[derive(Debug)]
+enum ApiFailure {
+    /// The API answered with an error status (and its `message`, when it gave one).
+    Status { status: u16, message: String },
+    /// The API could not be reached, or its answer could not be read.
+    Transport(String),
+}
+
+impl Api {
+    fn new(api_url: &str, token: &str) -> Result<Api, CommentError> {
+        let base = Url::parse(api_url.trim_end_matches('/'))
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+            .ok_or_else(|| CommentError::ApiUrl(api_url.to_owned()))?;
+        let client = crate::util::http::client_builder()
+            .connect_timeout(Duration::from_secs(10))
+            .read_timeout(Duration::from_secs(30))
+            .user_agent(concat!("mf/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| CommentError::Api {
+                what: "client setup",
+                detail: first_line(&e.to_string()),
+            })?;
+        Ok(Api {
+            client,
+            base,
+            token: token.to_owned(),
+        })
+    }
+
+    /// `path` (starting with `/`) under the API root.
+    fn url(&self, path: &str) -> Url {
+        let mut u = self.base.clone();
+        let joined = format!("{}{path}", self.base.path().trim_end_matches('/'));
+        u.set_path(&joined);
+        u
+    }
+
+    fn request(&self, method: Method, url: Url) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, url)
+            .bearer_auth(&self.token)
+            .header(header::ACCEPT, "application/vnd.github+json")
+            .header("X-GitHub-Api-Version", "2022-11-28")
+    }
+
+    /// GET `url`: the JSON answer and the `Link: rel="next"` page, when it is on the API's own
+    /// origin (the token is never sent anywhere else).
+    async fn get<T: DeserializeOwned>(&self, url: Url) -> Result<(T, Option<Url>), ApiFailure> {
+        let answer = self.request(Method::GET, url).send().await;
+        let answer = answer.map_err(|e| ApiFailure::Transport(first_line(&e.to_string())))?;
+        let next = answer
+            .headers()
+            .get_all(header::LINK)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(next_link)
+            .and_then(|u| Url::parse(&u).ok())
+            .filter(|u| u.origin() == self.base.origin());
+        Ok((read(answer).await?, next))
+    }
+
+    /// POST or PATCH `path` with a JSON body.
+    async fn send<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> Result<T, ApiFailure> {
+        let answer = self.request(method, self.url(path)).json(body).send().await;
+        read(answer.map_err(|e| ApiFailure::Transport(first_line(&e.to_string())))?).await
+    }
+}
+
+/// The JSON of a successful answer, or the failure with the API's `message`.
+async fn read<T: DeserializeOwned>(answer: reqwest::Response) -> Result<T, ApiFailure> {
+    let status = answer.status();
+    let text = answer
+        .text()
+        .await
+        .map_err(|e| ApiFailure::Transport(first_line(&e.to_string())))?;
+    if !status.is_success() {
+        let message = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+            .unwrap_or_else(|| text.chars().take(200).collect());
+        return Err(ApiFailure::Status {
+            status: status.as_u16(),
+            message,
+        });
+    }
+    serde_json::from_str(&text)
+        .map_err(|e| ApiFailure::Transport(format!("unexpected answer: {e}")))
+}
+
+/// The `rel="next"` target of one `Link` header value.
+fn next_link(link: &str) -> Option<String> {
+    link.split(',').find_map(|part| {
+        let (target, params) = part.split_once(';')?;
+        let rel_next = params
+            .split(';')
+            .any(|p| matches!(p.trim(), "rel=\"next\"" | "rel=next"));
+        let target = target.trim().strip_prefix('<')?.strip_suffix('>')?;
+        rel_next.then(|| target.to_owned())
+    })
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_owned()
 }
 
 /// An error with the token, and anything shaped like a GitHub token, removed: the API (or a
@@ -239,13 +352,13 @@ pub fn scrub(text: &str, token: &str) -> String {
 }
 
 async fn upsert_with(
-    crab: &Octocrab,
+    gh: &Api,
     owner: &str,
     repo: &str,
     number: u64,
     body: &str,
 ) -> Result<Outcome, CommentError> {
-    let ours = match find_ours(crab, owner, repo, number).await {
+    let ours = match find_ours(gh, owner, repo, number).await {
         Ok(found) => found,
         Err(Failure::ReadOnly(status)) => return Ok(Outcome::ReadOnly { status }),
         Err(Failure::Other(e)) => return Err(e),
@@ -253,16 +366,18 @@ async fn upsert_with(
     let sent = match &ours {
         Some(c) if c.body.as_deref() == Some(body) => return Ok(Outcome::Unchanged { id: c.id }),
         Some(c) => {
-            crab.patch::<IssueComment, _, _>(
-                format!("/repos/{owner}/{repo}/issues/comments/{}", c.id),
-                Some(&json!({ "body": body })),
+            gh.send::<IssueComment>(
+                Method::PATCH,
+                &format!("/repos/{owner}/{repo}/issues/comments/{}", c.id),
+                &json!({ "body": body }),
             )
             .await
         }
         None => {
-            crab.post::<_, IssueComment>(
-                format!("/repos/{owner}/{repo}/issues/{number}/comments"),
-                Some(&json!({ "body": body })),
+            gh.send::<IssueComment>(
+                Method::POST,
+                &format!("/repos/{owner}/{repo}/issues/{number}/comments"),
+                &json!({ "body": body }),
             )
             .await
         }
@@ -296,47 +411,40 @@ enum Failure {
 /// The first comment by the token's identity whose body starts with the marker, over every
 /// page. The identity is resolved once, when the first marker comment turns up.
 async fn find_ours(
-    crab: &Octocrab,
+    gh: &Api,
     owner: &str,
     repo: &str,
     number: u64,
 ) -> Result<Option<IssueComment>, Failure> {
     let mut me: Option<Identity> = None;
-    let fail = |e: octocrab::Error| match read_only(&e) {
+    let fail = |e: ApiFailure| match read_only(&e) {
         Some(status) => Failure::ReadOnly(status),
         None => Failure::Other(api("comment listing", &e)),
     };
-    let mut page: octocrab::Page<IssueComment> = crab
-        .get(
-            format!("/repos/{owner}/{repo}/issues/{number}/comments"),
-            Some(&json!({ "per_page": 100 })),
-        )
-        .await
-        .map_err(fail)?;
+    let mut url = gh.url(&format!("/repos/{owner}/{repo}/issues/{number}/comments"));
+    url.query_pairs_mut().append_pair("per_page", "100");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..MAX_PAGES {
-        for c in page.items.drain(..) {
+        let (items, next): (Vec<IssueComment>, Option<Url>) = gh.get(url).await.map_err(fail)?;
+        for c in items {
             if !c.body.as_deref().is_some_and(is_ours) {
                 continue;
             }
             if me.is_none() {
-                me = Some(identity(crab).await);
+                me = Some(identity(gh).await);
             }
             if me.as_ref().is_some_and(|m| m.wrote(&c)) {
                 return Ok(Some(c));
             }
         }
-        let Some(next) = page.next.take() else {
+        let Some(next) = next else {
             return Ok(None);
         };
         // A server repeating a page link would loop forever.
         if !seen.insert(next.to_string()) {
             return Ok(None);
         }
-        match crab.get_page(&Some(next)).await.map_err(fail)? {
-            Some(p) => page = p,
-            None => return Ok(None),
-        }
+        url = next;
     }
     Err(Failure::Other(CommentError::TooManyPages))
 }
@@ -347,28 +455,17 @@ pub fn is_ours(body: &str) -> bool {
 }
 
 /// The status of a 403 or 404 answer.
-fn read_only(e: &octocrab::Error) -> Option<u16> {
+fn read_only(e: &ApiFailure) -> Option<u16> {
     match e {
-        octocrab::Error::GitHub { source, .. } => {
-            let status = source.status_code.as_u16();
-            matches!(status, 403 | 404).then_some(status)
-        }
-        _ => None,
+        ApiFailure::Status { status, .. } => matches!(status, 403 | 404).then_some(*status),
+        ApiFailure::Transport(_) => None,
     }
 }
 
-fn api(what: &'static str, e: &octocrab::Error) -> CommentError {
+fn api(what: &'static str, e: &ApiFailure) -> CommentError {
     let detail = match e {
-        octocrab::Error::GitHub { source, .. } => {
-            format!("HTTP {}: {}", source.status_code.as_u16(), source.message)
-        }
-        // Other variants' Display includes a backtrace; the first line says what happened.
-        other => other
-            .to_string()
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_owned(),
+        ApiFailure::Status { status, message } => format!("HTTP {status}: {message}"),
+        ApiFailure::Transport(t) => t.clone(),
     };
     CommentError::Api { what, detail }
 }
@@ -428,6 +525,17 @@ mod tests {
         assert!(!Identity::Bot.wrote(&c(ACTIONS_BOT, "User", None)));
         assert!(!Identity::Bot.wrote(&c("mallory", "User", Some("acme-ci"))));
         assert!(!Identity::Bot.wrote(&c("other[bot]", "Bot", None)));
+    }
+
+    #[test]
+    fn the_next_page_comes_from_the_link_header() {
+        let link = r#"<https://api.github.com/x?page=2>; rel="next", <https://api.github.com/x?page=9>; rel="last""#;
+        assert_eq!(
+            next_link(link).as_deref(),
+            Some("https://api.github.com/x?page=2")
+        );
+        assert_eq!(next_link(r#"<https://a/x?page=9>; rel="last""#), None);
+        assert_eq!(next_link("garbage"), None);
     }
 
     #[test]

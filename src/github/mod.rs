@@ -7,7 +7,7 @@
 //! - [`outputs`]: step outputs (`$GITHUB_OUTPUT`, multi-line values delimited).
 //! - [`annotations`]: `::error`/`::warning` workflow commands for the worst findings and
 //!   regressions, at most 10 per level.
-//! - [`comment`]: the sticky pull request comment (octocrab), found by its marker and edited in
+//! - [`comment`]: the sticky pull request comment (a few REST calls over reqwest), found by its marker and edited in
 //!   place.
 
 pub mod annotations;

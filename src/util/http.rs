@@ -2,7 +2,7 @@
 //! (ring, the only one compiled in) as the process default first, so every `reqwest` client —
 //! the providers', the live MCP fetch's, a library caller's or a test's — finds one. reqwest is
 //! built without a provider of its own (`rustls-no-provider`) and panics on a client built
-//! before one is installed; octocrab picks ring from its `rustls-ring` feature by itself.
+//! before one is installed (the GitHub comment client is a reqwest client too).
 
 use std::sync::Once;
 
