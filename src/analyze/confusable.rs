@@ -70,7 +70,7 @@ use crate::surface::terms::{name_tokens, stem};
 mod names;
 mod words;
 
-use names::{call_compatible, covers, generic, numeric, split_name, updates_state};
+use names::{Read, call_compatible, covers, generic, numeric, split_name, updates_state};
 use words::{STOP_WORDS, WRITE_ACTIONS, opposite_groups, opposite_modifiers};
 pub use words::{VERB_GROUPS, verb_group};
 
@@ -105,34 +105,6 @@ pub struct ConfusablePair {
     pub relation: Relation,
     /// The rarest words both use (at most 6).
     pub shared: Vec<String>,
-}
-
-/// One tool as the scorer reads it.
-#[derive(Debug, Clone)]
-struct Read {
-    name_lower: String,
-    desc_lower: String,
-    action: Option<usize>,
-    mods: BTreeSet<String>,
-    head: BTreeSet<String>,
-    qual: BTreeSet<String>,
-    many: bool,
-    /// Object words the name spells in the plural / in the singular.
-    plural: BTreeSet<String>,
-    /// The words of its top-level parameter names (stemmed).
-    param_words: BTreeSet<String>,
-    /// The action word as written (stemmed), when the name has one.
-    verb: Option<String>,
-    /// Its top-level parameter names, normalized (`perPage` = `per_page`).
-    top_keys: BTreeSet<String>,
-    singular: BTreeSet<String>,
-    /// `(term id, weight)`, sorted by id, unit length.
-    vec: Vec<(u32, f64)>,
-    /// `(param key id, weight)`, sorted by id.
-    params: Vec<(u32, f64)>,
-    top_params: u64,
-    /// Top-level parameters.
-    top_len: usize,
 }
 
 /// The scored surface.

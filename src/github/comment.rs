@@ -538,6 +538,38 @@ mod tests {
         assert_eq!(next_link("garbage"), None);
     }
 
+    /// A `next` page link to another origin is not followed: the token goes to the API root's
+    /// host only.
+    #[tokio::test]
+    async fn a_next_page_elsewhere_is_not_followed() {
+        use wiremock::matchers::{method, path};
+        use wiremock::{Mock, MockServer, ResponseTemplate};
+        let api = MockServer::start().await;
+        let elsewhere = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/repos/o/r/issues/1/comments"))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(json!([]))
+                    .insert_header(
+                        "Link",
+                        format!("<{}/steal?page=2>; rel=\"next\"", elsewhere.uri()).as_str(),
+                    ),
+            )
+            .mount(&api)
+            .await;
+        let gh = Api::new(&api.uri(), "tok-SECRET").expect("client");
+        let found = find_ours(&gh, "o", "r", 1).await;
+        assert!(matches!(found, Ok(None)));
+        assert!(
+            elsewhere
+                .received_requests()
+                .await
+                .expect("recording")
+                .is_empty()
+        );
+    }
+
     #[test]
     fn ours_starts_with_the_marker() {
         assert!(is_ours(&format!("\n{COMMENT_MARKER}\n## mf")));

@@ -4,8 +4,35 @@
 
 use std::collections::BTreeSet;
 
-use super::Read;
 use super::words::*;
+
+/// One tool as the scorer reads it.
+#[derive(Debug, Clone)]
+pub(super) struct Read {
+    pub(super) name_lower: String,
+    pub(super) desc_lower: String,
+    pub(super) action: Option<usize>,
+    pub(super) mods: BTreeSet<String>,
+    pub(super) head: BTreeSet<String>,
+    pub(super) qual: BTreeSet<String>,
+    pub(super) many: bool,
+    /// Object words the name spells in the plural / in the singular.
+    pub(super) plural: BTreeSet<String>,
+    /// The words of its top-level parameter names (stemmed).
+    pub(super) param_words: BTreeSet<String>,
+    /// The action word as written (stemmed), when the name has one.
+    pub(super) verb: Option<String>,
+    /// Its top-level parameter names, normalized (`perPage` = `per_page`).
+    pub(super) top_keys: BTreeSet<String>,
+    pub(super) singular: BTreeSet<String>,
+    /// `(term id, weight)`, sorted by id, unit length.
+    pub(super) vec: Vec<(u32, f64)>,
+    /// `(param key id, weight)`, sorted by id.
+    pub(super) params: Vec<(u32, f64)>,
+    pub(super) top_params: u64,
+    /// Top-level parameters.
+    pub(super) top_len: usize,
+}
 
 pub(super) type NameParts = (
     Option<usize>,
