@@ -128,19 +128,11 @@ pub(super) fn covers(general: &Read, specific: &Read) -> bool {
         return false;
     }
     if generic(general) {
-        let top = |r: &Read| -> Vec<u32> {
-            r.params
-                .iter()
-                .filter(|p| p.1 >= 1.0)
-                .map(|p| p.0)
-                .collect()
-        };
-        let all = top(general);
         return specific
             .head
             .iter()
             .all(|h| general.desc_lower.contains(h.as_str()))
-            && top(specific).iter().all(|p| all.contains(p));
+            && specific.top_keys.is_subset(&general.top_keys);
     }
     // What `specific` names beyond `general`'s object, `general` takes as parameters.
     let named: BTreeSet<&String> = specific.head.union(&specific.qual).collect();
@@ -202,8 +194,8 @@ pub(super) fn updates_state(update: &Read, state: &Read) -> bool {
     }
     // Every parameter of `state`, and one of them more than an identifier (`subscribed`): a
     // `publish_entry(entryId)` fits inside any update's parameters without being its job.
-    let takes_all = state.top_keys.iter().all(|k| update.top_keys.contains(k))
-        && state.top_keys.iter().any(|k| !identifier(k));
+    let takes_all =
+        state.top_keys.is_subset(&update.top_keys) && state.top_keys.iter().any(|k| !identifier(k));
     takes_all || update.desc_lower.contains(verb)
 }
 
