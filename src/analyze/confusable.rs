@@ -8,7 +8,9 @@
 //!   delete/remove, start/run, stop/kill/terminate …) is the **action**, the rest the object.
 //!   Object tokens before a preposition are the **head** (`footnote` in `add_footnote_to_document`),
 //!   after it the **qualifier** (`document`); filler words (`enhanced`, `robust`, `force` …) and
-//!   quantity words (`batch`, `multiple`, `all` …) and numbers are set aside.
+//!   quantity words (`batch`, `multiple`, `all` …) and numbers are set aside. The head's last
+//!   word is its **noun** (`comment` in `get_inline_comments`). Abbreviations and synonyms of
+//!   object words are read as one word (`repo` = `repository`, `folder` = `directory`).
 //! - **Text**: description words and name tokens, each weighted `(1 + ln tf) · ln(N / df)`
 //!   where `df` counts the tools of *this surface* using the word, so boilerplate every tool
 //!   shares weighs nothing; cosine of the two vectors.
@@ -29,6 +31,16 @@
 //!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7), or when text ≥ 0.5 and every call one
 //!   accepts the other accepts too (`list_directory(path)`, `list_directory_with_sizes(path,
 //!   sortBy?)`: the overlap score of a short schema undersells that).
+//! - One object is a kind of the other (the same noun, more modifiers: `comment` / `inline
+//!   comment`): as for a qualifier, when text and shape agree. A modifier the tool takes a
+//!   parameter for names another object (`set_table_column_width(col_index)` sets a column's
+//!   width), so it is not a kind.
+//! - One object is a broader kind (`file` takes `image`, `document`, `attachment` …) and the
+//!   rest of the names match (`attach_file_to_card` / `attach_image_to_card`): `covers`, with
+//!   some text support (text ≥ 0.3).
+//! - An update takes, as a whole field, what the other adds, sets or removes on one of its
+//!   objects (`update_ticket(tags)` / `add_tag(ticket_id, tag)`), or the parent the other moves
+//!   it to (`update_page(parent_id)` / `move_page`): `covers`, whatever the two actions.
 //! - One is the many-version: a quantity word, or the same object word singular in one name
 //!   and plural in the other (`get_tag` / `get_tags_for_task`, `create_event` /
 //!   `create_events`; not for listings and searches, which return many either way): only when
@@ -49,7 +61,9 @@
 //!   `get_or_create` a create (so
 //!   `push_files` and `create_or_update_file` do the same job); a format word next to an
 //!   object (`retrieve_page_markdown`) qualifies it rather than naming another object; light
-//!   verbs carry the next word (`take_screenshot` is `screenshot`).
+//!   verbs carry the next word (`take_screenshot` is `screenshot`). A get of a plural noun
+//!   is a listing when the verb leads (`get_tickets`), but not a get of many named ones: a
+//!   quantity word (`read_multiple_files`) or a required list (`open_nodes(names)`).
 //!
 //! A pair whose descriptions name each other has a stated boundary and is dropped.
 //!
@@ -70,8 +84,11 @@ use crate::surface::terms::{name_tokens, stem};
 mod names;
 mod words;
 
-use names::{Read, call_compatible, covers, generic, numeric, split_name, updates_state};
-use words::{STOP_WORDS, WRITE_ACTIONS, opposite_groups, opposite_modifiers};
+use names::{
+    NameParts, Read, broader, call_compatible, covers, generic, kind_of, numeric, split_name,
+    updates_field, updates_state,
+};
+use words::{STOP_WORDS, WRITE_ACTIONS, canonical, opposite_groups, opposite_modifiers};
 pub use words::{VERB_GROUPS, verb_group};
 
 /// A pair at or above this score is confusable.
@@ -186,7 +203,12 @@ impl Scorer {
         let n = tools.len();
         let names: Vec<Vec<String>> = tools
             .par_iter()
-            .map(|t| name_tokens(&t.name).iter().map(|w| stem(w)).collect())
+            .map(|t| {
+                name_tokens(&t.name)
+                    .iter()
+                    .map(|w| canonical(stem(w)))
+                    .collect()
+            })
             .collect();
         let descs: Vec<Vec<String>> = tools
             .par_iter()
@@ -292,14 +314,21 @@ impl Scorer {
                 .iter()
                 .flat_map(|k| k.split('_'))
                 .filter(|w| !w.is_empty())
-                .map(str::to_owned)
+                .map(|w| canonical(w.to_owned()))
                 .collect();
             let mut params: Vec<(u32, f64)> = keys
                 .into_iter()
                 .map(|(k, w)| (intern(&mut pids, &mut pwords, k), w))
                 .collect();
             params.sort_unstable_by_key(|x| x.0);
-            let (action, mods, head, qual, many) = split_name(&contents[i]);
+            let NameParts {
+                action,
+                mods,
+                head,
+                qual,
+                many,
+                noun,
+            } = split_name(&contents[i]);
             // Which object words the name spells in the plural (`get_tags_for_task`) and
             // which in the singular (`get_tag`): one tool and a list of them.
             let raw = name_tokens(&t.name);
@@ -307,21 +336,27 @@ impl Scorer {
             let (mut plural, mut singular) = (BTreeSet::new(), BTreeSet::new());
             for (r, w) in raw.iter().zip(&contents[i]) {
                 if head.contains(w) {
-                    if r.to_lowercase() != *w {
+                    let lower = r.to_lowercase();
+                    if stem(&lower) != lower {
                         plural.insert(w.clone());
                     } else {
                         singular.insert(w.clone());
                     }
                 }
             }
-            // `get_tickets` lists tickets: a get of a plural object is a listing (when the verb
-            // leads: `pods_get` is a server naming its objects in the plural).
+            // `get_tickets` lists tickets: a get of a plural object (its noun, the last word:
+            // `get_inline_comments`) is a listing when the verb leads (`pods_get` is a server
+            // naming its objects in the plural). A get of many named ones is the many-version
+            // of a get, not a listing: a quantity word (`read_multiple_files`) or a required
+            // list of them (`open_nodes(names)`).
             let action = if action.is_some()
                 && action == verb_group("get")
                 && contents[i].first().and_then(|w| verb_group(w)) == action
-                && !plural.is_empty()
-                && plural.iter().all(|w| !singular.contains(w))
-                && head.iter().all(|w| plural.contains(w))
+                && noun
+                    .as_ref()
+                    .is_some_and(|n| plural.contains(n) && !singular.contains(n))
+                && !many
+                && !required_array(t.input_schema.as_ref())
             {
                 verb_group("list")
             } else {
@@ -337,6 +372,7 @@ impl Scorer {
                 many,
                 plural,
                 singular,
+                noun,
                 param_words,
                 top_keys,
                 verb: contents[i]
@@ -439,6 +475,11 @@ impl Scorer {
         let same_action = match (x.action, y.action) {
             (Some(p), Some(q)) if p == q => true,
             (Some(p), Some(q)) => {
+                // A field of the update does the other's job (`update_ticket(tags)` /
+                // `add_tag(ticket_id)`), even across otherwise opposite actions.
+                if updates_field(x, y) || updates_field(y, x) {
+                    return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
+                }
                 if opposite_groups(p, q) {
                     return None;
                 }
@@ -506,10 +547,29 @@ impl Scorer {
             // however small the overlap score of a short schema is.
             let compatible =
                 call_compatible(&x.params, &y.params) || call_compatible(&y.params, &x.params);
-            return ((text >= 0.5 && (shape >= 0.5 || compatible)) || text >= 0.7)
+            return ((text >= 0.5 && (shape >= 0.5 || compatible)) || (text >= 0.7 && shape > 0.0))
                 .then_some((0.5 + 0.5 * text, Relation::Qualified));
         }
+        // One object is a kind of the other (`get_comments` / `get_inline_comments`): as for
+        // a qualifier, confusable when text and schemas agree.
+        if same_action && !many_differs && (kind_of(x, y) || kind_of(y, x)) {
+            let compatible =
+                call_compatible(&x.params, &y.params) || call_compatible(&y.params, &x.params);
+            if text >= 0.5 && (shape >= 0.5 || compatible) {
+                return Some((0.5 + 0.5 * text, Relation::Qualified));
+            }
+        }
         if same_action && x.action.is_some() && (covers(x, y) || covers(y, x)) {
+            return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
+        }
+        // One object is a broader kind (`attach_file_to_card` / `attach_image_to_card`): the
+        // broader tool takes the narrower's object too.
+        if same_action
+            && x.action.is_some()
+            && !many_differs
+            && text >= 0.3
+            && (broader(x, y) || broader(y, x))
+        {
             return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
         }
         look_alike()
@@ -565,6 +625,19 @@ impl Scorer {
             for (id, _) in heavy.into_iter().take(2) {
                 keys.entry(format!("t:{id}")).or_default().push(i);
             }
+            // An update meets the tools adding or removing what it takes as a field
+            // (`update_ticket(tags)`, `add_tag`): `updates_field`.
+            if t.action == verb_group("update") && t.qual.is_empty() && !t.head.is_empty() {
+                for w in names::fields(t) {
+                    keys.entry(format!("f:{w}")).or_default().push(i);
+                }
+            } else if let Some(noun) = &t.noun
+                && t.action.is_some()
+                && t.action != verb_group("get")
+                && t.action != verb_group("list")
+            {
+                keys.entry(format!("f:{noun}")).or_default().push(i);
+            }
             if t.top_params != 0 {
                 keys.entry(format!("s:{}", t.top_params))
                     .or_default()
@@ -610,6 +683,23 @@ impl Scorer {
         out.dedup();
         out
     }
+}
+
+/// The schema requires a list (`open_nodes(names: [...])`).
+fn required_array(schema: Option<&Value>) -> bool {
+    let Some(s) = schema else { return false };
+    let props = s.get("properties").and_then(Value::as_object);
+    s.get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .any(|r| {
+            props
+                .and_then(|p| p.get(r))
+                .and_then(|p| p.get("type"))
+                .is_some_and(|t| t == "array")
+        })
 }
 
 fn dot(a: &[(u32, f64)], b: &[(u32, f64)]) -> f64 {

@@ -33,8 +33,8 @@ pub enum PairRelation {
     LookAlike,
     /// Two verb-less names, the only two tools of the surface taking the same parameters.
     SameInputs,
-    /// The same action; one tool's general form (a generic object, or a parameter) does the
-    /// other's job.
+    /// One tool's general form does the other's job: a generic or broader object (`resources`,
+    /// `file` for `image`), or a parameter of an update (`update_ticket(tags)` / `add_tag`).
     Covers,
 }
 
@@ -49,7 +49,7 @@ impl PairRelation {
             }
             PairRelation::LookAlike => "matching schemas or near-identical descriptions",
             PairRelation::Covers => {
-                "the same action, and one tool's general form (a generic object or a parameter) does the other's job"
+                "one tool's general form (a generic or broader object, or a parameter) does the other's job"
             }
             PairRelation::SameInputs => {
                 "no action in either name and the same parameters, which no other tool takes"

@@ -25,6 +25,8 @@ pub(super) struct Read {
     /// Its top-level parameter names, normalized (`perPage` = `per_page`).
     pub(super) top_keys: BTreeSet<String>,
     pub(super) singular: BTreeSet<String>,
+    /// The head's noun (its last word).
+    pub(super) noun: Option<String>,
     /// `(term id, weight)`, sorted by id, unit length.
     pub(super) vec: Vec<(u32, f64)>,
     /// `(param key id, weight)`, sorted by id.
@@ -34,13 +36,22 @@ pub(super) struct Read {
     pub(super) top_len: usize,
 }
 
-pub(super) type NameParts = (
-    Option<usize>,
-    BTreeSet<String>,
-    BTreeSet<String>,
-    BTreeSet<String>,
-    bool,
-);
+/// A name read as action + object (see the module docs of `confusable`).
+#[derive(Debug, Default)]
+pub(super) struct NameParts {
+    pub(super) action: Option<usize>,
+    /// Every object word (head, qualifier, filler and quantity words alike).
+    pub(super) mods: BTreeSet<String>,
+    /// Object words before a preposition.
+    pub(super) head: BTreeSet<String>,
+    /// Object words after it.
+    pub(super) qual: BTreeSet<String>,
+    /// A quantity word (`batch`, `multiple`): the many-version.
+    pub(super) many: bool,
+    /// The head's last word, its noun: English compounds put it last (`inline comments` are
+    /// comments, `ai config variation` is a variation).
+    pub(super) noun: Option<String>,
+}
 
 pub(super) fn split_name(content: &[String]) -> NameParts {
     let mut action = None;
@@ -49,6 +60,8 @@ pub(super) fn split_name(content: &[String]) -> NameParts {
     let mut qual = BTreeSet::new();
     let mut many = false;
     let mut formats = BTreeSet::new();
+    let mut noun = None;
+    let mut last_format = None;
     let mut in_qualifier = false;
     let mut skip = false;
     for (i, w) in content.iter().enumerate() {
@@ -96,18 +109,28 @@ pub(super) fn split_name(content: &[String]) -> NameParts {
         }
         if FORMATS.contains(&w.as_str()) && !in_qualifier {
             formats.insert(w.clone());
+            last_format = Some(w.clone());
             continue;
         }
         if in_qualifier {
             qual.insert(w.clone());
         } else {
             head.insert(w.clone());
+            noun = Some(w.clone());
         }
     }
     if head.is_empty() {
         head = std::mem::take(&mut formats);
+        noun = last_format;
     }
-    (action, mods, head, qual, many)
+    NameParts {
+        action,
+        mods,
+        head,
+        qual,
+        many,
+        noun,
+    }
 }
 
 /// Object words that name no particular kind: a tool on `resources` with a `kind` parameter
@@ -146,6 +169,102 @@ pub(super) fn covers(general: &Read, specific: &Read) -> bool {
         && general.head.iter().all(|h| named.contains(h))
         && !rest.is_empty()
         && rest.iter().all(|w| general.param_words.contains(**w))
+}
+
+/// `specific`'s object is a kind of `general`'s: the same noun with more modifiers before it
+/// (`inline comment` / `comment`, `text file` / `file`), the same qualifiers. A modifier that
+/// `specific` takes a parameter for names another object (`set_table_column_width(col_index)`
+/// sets a column's width, `get_customer_orders(customer_id)` a customer's orders).
+pub(super) fn kind_of(specific: &Read, general: &Read) -> bool {
+    specific.noun.is_some()
+        && specific.noun == general.noun
+        && general.head.is_subset(&specific.head)
+        && specific.head.len() > general.head.len()
+        && specific.qual == general.qual
+        && specific
+            .head
+            .difference(&general.head)
+            .all(|m| !specific.param_words.contains(m) || general.param_words.contains(m))
+}
+
+/// `general`'s noun names a broader kind than `specific`'s (`file` / `image`), the rest of the
+/// two objects alike: a tool on the broader kind takes the narrower one too
+/// (`attach_file_to_card` / `attach_image_to_card`).
+pub(super) fn broader(general: &Read, specific: &Read) -> bool {
+    let (Some(g), Some(s)) = (general.noun.as_deref(), specific.noun.as_deref()) else {
+        return false;
+    };
+    let rest = |r: &Read, n: &str| -> BTreeSet<String> {
+        r.head.iter().filter(|w| *w != n).cloned().collect()
+    };
+    HYPERNYMS
+        .iter()
+        .any(|(h, kinds)| *h == g && kinds.split_whitespace().any(|k| k == s))
+        && rest(general, g) == rest(specific, s)
+        && general.qual == specific.qual
+}
+
+/// Fields a `move` changes: an update taking one of them moves its object too.
+const MOVE_FIELDS: &[&str] = &[
+    "parent",
+    "folder",
+    "directory",
+    "location",
+    "destination",
+    "position",
+    "column",
+    "board",
+    "project",
+    "space",
+];
+
+/// `update` (unqualified, on object O) does `other`'s job through one of its fields: `other`
+/// moves O and `update` takes its parent or location (`update_page(parent_id)` /
+/// `move_page`), or `other` adds, sets or removes a thing on one O that `update` takes as a
+/// field (`update_ticket(tags)` / `add_tag(ticket_id, tag)`).
+pub(super) fn updates_field(update: &Read, other: &Read) -> bool {
+    if update.action != verb_group("update")
+        || !update.qual.is_empty()
+        || update.head.is_empty()
+        || update.many
+        || other.many
+        || other.action.is_none()
+        || other.action == verb_group("get")
+        || other.action == verb_group("list")
+        || other.action == update.action
+    {
+        return false;
+    }
+    if other.head == update.head {
+        return other.verb.as_deref() == Some("move")
+            && MOVE_FIELDS.iter().any(|f| update.param_words.contains(*f));
+    }
+    let Some(noun) = other.noun.as_deref() else {
+        return false;
+    };
+    // `other` acts on one O: O qualifies its object (`add_tag_to_ticket`) or a parameter
+    // identifies an O (`ticket_id`).
+    let on_object = update.head.is_subset(&other.qual)
+        || other
+            .top_keys
+            .iter()
+            .any(|k| identifier(k) && update.head.iter().all(|h| k.split('_').any(|p| p == h)));
+    on_object
+        && !update.head.contains(noun)
+        && !identifier(noun)
+        && fields(update).any(|f| f == noun)
+}
+
+/// The things an update takes as whole fields: a top-level parameter of one word, alone or
+/// with `_id` / `_name` (`tags`, `label_ids`, `assignee`; not `version_comment`).
+pub(super) fn fields(update: &Read) -> impl Iterator<Item = String> + '_ {
+    update.top_keys.iter().filter_map(|k| {
+        let k = k
+            .strip_suffix("_id")
+            .or_else(|| k.strip_suffix("_name"))
+            .unwrap_or(k);
+        (!k.is_empty() && !k.contains('_')).then(|| canonical(k.to_owned()))
+    })
 }
 
 /// Get-or-create: a create that first looks.

@@ -581,3 +581,279 @@ fn a_get_of_a_plural_object_is_a_listing_and_an_update_covers_a_setter() {
         "{got:?}"
     );
 }
+
+/// `tools` on a surface with a few unrelated ones, so that words weigh as on a real surface.
+fn on_a_surface(mut tools: Vec<Tool>) -> Vec<Tool> {
+    for (n, d) in [
+        ("send_email", "Send an email to a recipient."),
+        ("get_weather", "Get the weather forecast for a city."),
+        ("translate_text", "Translate text into another language."),
+        ("convert_currency", "Convert an amount between currencies."),
+        ("ping_host", "Ping a host and report the latency."),
+    ] {
+        tools.push(tool(n, d, json!({})));
+    }
+    tools
+}
+
+fn props(keys: &[(&str, &str)], required: &[&str]) -> Value {
+    let p: serde_json::Map<String, Value> = keys
+        .iter()
+        .map(|(k, t)| ((*k).to_owned(), json!({"type": t})))
+        .collect();
+    json!({"type": "object", "properties": p, "required": required})
+}
+
+#[test]
+fn a_kind_of_an_object_is_confusable_with_it_but_another_objects_part_is_not() {
+    let page = || props(&[("page_id", "string")], &["page_id"]);
+    let tools = on_a_surface(vec![
+        tool("get_comments", "Get comments for a page.", page()),
+        tool(
+            "get_inline_comments",
+            "Get all inline comments for a page.",
+            page(),
+        ),
+        tool("get_labels", "Get the labels of a page.", page()),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("get_comments".into(), "get_inline_comments".into())]
+    );
+    // `column width` is a column's width: the tool takes the column.
+    let tools = on_a_surface(vec![
+        tool(
+            "set_table_width",
+            "Set the width of a table in the document.",
+            props(
+                &[("table_index", "integer"), ("width", "number")],
+                &["table_index", "width"],
+            ),
+        ),
+        tool(
+            "set_table_column_width",
+            "Set the width of a table column in the document.",
+            props(
+                &[
+                    ("table_index", "integer"),
+                    ("col_index", "integer"),
+                    ("width", "number"),
+                ],
+                &["table_index", "col_index", "width"],
+            ),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn an_update_taking_a_field_covers_the_tool_that_adds_or_moves_it() {
+    let tools = on_a_surface(vec![
+        tool(
+            "update_ticket",
+            "Update one or more fields on a ticket.",
+            props(
+                &[
+                    ("ticket_id", "integer"),
+                    ("subject", "string"),
+                    ("tags", "array"),
+                    ("status", "string"),
+                ],
+                &["ticket_id"],
+            ),
+        ),
+        tool(
+            "add_tag",
+            "Add a tag to a ticket.",
+            props(
+                &[("ticket_id", "integer"), ("tag", "string")],
+                &["ticket_id", "tag"],
+            ),
+        ),
+        tool(
+            "add_comment",
+            "Add a comment to a ticket.",
+            props(
+                &[("ticket_id", "integer"), ("body", "string")],
+                &["ticket_id", "body"],
+            ),
+        ),
+        tool(
+            "create_ticket",
+            "Create a ticket.",
+            props(&[("subject", "string"), ("tags", "array")], &["subject"]),
+        ),
+    ]);
+    // add_comment: the update takes no comment; create_ticket is the opposite of the update.
+    assert_eq!(names(&tools), [("update_ticket".into(), "add_tag".into())]);
+    let tools = on_a_surface(vec![
+        tool(
+            "update_page",
+            "Update an existing page.",
+            props(
+                &[
+                    ("page_id", "string"),
+                    ("title", "string"),
+                    ("body", "string"),
+                    ("parent_id", "string"),
+                ],
+                &["page_id", "title"],
+            ),
+        ),
+        tool(
+            "move_page",
+            "Move a page to a new parent or space.",
+            props(
+                &[("page_id", "string"), ("target_parent_id", "string")],
+                &["page_id"],
+            ),
+        ),
+        tool(
+            "move_card",
+            "Move a card to a new list.",
+            props(
+                &[("card_id", "string"), ("list_id", "string")],
+                &["card_id"],
+            ),
+        ),
+    ]);
+    assert_eq!(names(&tools), [("update_page".into(), "move_page".into())]);
+    // Without a parent field the update does not move the page.
+    let tools = on_a_surface(vec![
+        tool(
+            "update_page",
+            "Update an existing page.",
+            props(
+                &[("page_id", "string"), ("title", "string")],
+                &["page_id", "title"],
+            ),
+        ),
+        tool(
+            "move_page",
+            "Move a page to a new parent or space.",
+            props(
+                &[("page_id", "string"), ("target_parent_id", "string")],
+                &["page_id"],
+            ),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_tool_on_a_broader_kind_covers_the_narrower_one() {
+    let card = |what: &str| {
+        props(
+            &[
+                ("card_id", "string"),
+                (&format!("{what}_url"), "string"),
+                ("name", "string"),
+            ],
+            &["card_id"],
+        )
+    };
+    let tools = on_a_surface(vec![
+        tool(
+            "attach_file_to_card",
+            "Attach any file to a card from a URL.",
+            card("file"),
+        ),
+        tool(
+            "attach_image_to_card",
+            "Attach an image to a card from a URL.",
+            card("image"),
+        ),
+        tool(
+            "attach_label_to_card",
+            "Attach a label to a card.",
+            props(&[("card_id", "string")], &["card_id"]),
+        ),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("attach_file_to_card".into(), "attach_image_to_card".into())]
+    );
+}
+
+#[test]
+fn a_get_of_many_named_ones_is_not_a_listing() {
+    let tools = on_a_surface(vec![
+        tool(
+            "read_file",
+            "Read a file.",
+            props(&[("path", "string")], &["path"]),
+        ),
+        tool(
+            "read_multiple_files",
+            "Read the contents of multiple files at once.",
+            props(&[("paths", "array")], &["paths"]),
+        ),
+        tool(
+            "search_files",
+            "Search for files matching a pattern.",
+            props(
+                &[("path", "string"), ("pattern", "string")],
+                &["path", "pattern"],
+            ),
+        ),
+        tool(
+            "open_nodes",
+            "Open specific nodes by their names.",
+            props(&[("names", "array")], &["names"]),
+        ),
+        tool(
+            "search_nodes",
+            "Search for nodes matching a query.",
+            props(&[("query", "string")], &["query"]),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    // A get of a plural object without such a list is a listing, as `search_` is.
+    let tools = on_a_surface(vec![
+        tool(
+            "get_tickets",
+            "Get tickets, a page at a time.",
+            props(&[("page", "integer")], &[]),
+        ),
+        tool(
+            "search_tickets",
+            "Search tickets by keyword.",
+            props(&[("keywords", "string")], &[]),
+        ),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("get_tickets".into(), "search_tickets".into())]
+    );
+}
+
+#[test]
+fn abbreviations_and_synonyms_name_one_object() {
+    let path = || props(&[("path", "string")], &["path"]);
+    let tools = on_a_surface(vec![
+        tool("create_folder", "Create a new folder at a path.", path()),
+        tool(
+            "create_directory",
+            "Create a new directory at a path.",
+            path(),
+        ),
+        tool(
+            "list_repos",
+            "List the repositories you can see.",
+            json!({}),
+        ),
+        tool(
+            "list_repositories",
+            "List repositories of an organization.",
+            json!({}),
+        ),
+        tool("delete_file", "Delete a file at a path.", path()),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [
+            ("create_folder".into(), "create_directory".into()),
+            ("list_repos".into(), "list_repositories".into())
+        ]
+    );
+}

@@ -222,6 +222,50 @@ pub(super) const QUANTITY: &[&str] = &[
     "batch", "multiple", "many", "bulk", "all", "multi", "several",
 ];
 
+/// Broader kinds of object and the narrower kinds they take (by the stemmed, canonical word).
+pub(super) const HYPERNYMS: &[(&str, &str)] = &[(
+    "file",
+    "image video audio document attachment media spreadsheet",
+)];
+
+/// Abbreviations and synonyms of object words in names, read as one word (stemmed words on
+/// the left): `repo` is `repository`, a `folder` a `directory`.
+pub(super) const OBJECT_SYNONYMS: &[(&str, &str)] = &[
+    ("repo", "repository"),
+    ("dir", "directory"),
+    ("folder", "directory"),
+    ("db", "database"),
+    ("msg", "message"),
+    ("doc", "document"),
+    ("config", "configuration"),
+    ("cfg", "configuration"),
+    ("env", "environment"),
+    ("org", "organization"),
+    ("organisation", "organization"),
+    ("app", "application"),
+    ("img", "image"),
+    ("photo", "image"),
+    ("picture", "image"),
+    ("pic", "image"),
+    ("info", "information"),
+    ("spec", "specification"),
+    ("param", "parameter"),
+    ("attr", "attribute"),
+    ("prop", "property"),
+    ("stat", "statistic"),
+    ("desc", "description"),
+    ("num", "number"),
+    ("col", "column"),
+];
+
+/// The one word a name's object word is read as ([`OBJECT_SYNONYMS`]).
+pub(super) fn canonical(word: String) -> String {
+    match OBJECT_SYNONYMS.iter().find(|(w, _)| *w == word) {
+        Some((_, c)) => (*c).to_owned(),
+        None => word,
+    }
+}
+
 /// English function words left out of the text vector.
 pub(super) const STOP_WORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
