@@ -10,7 +10,7 @@
 # No server is given a real account, so only servers that list their tools without a network call
 # at startup can be captured here.
 #
-# Three sets share this script, each with its own server list, output folder and install folder:
+# Four sets share this script, each with its own server list, output folder and install folder:
 #   --set real         tests/fixtures/real/        installs under target/real-servers/
 #                      the tuned corpus (scripts/capture-real-servers.sh is `--set real`)
 #   --set a (default)  tests/fixtures/heldout/     installs under target/heldout-servers/
