@@ -10,12 +10,14 @@
 # No server is given a real account, so only servers that list their tools without a network call
 # at startup can be captured here.
 #
-# Three sets share this script, each with its own server list, output folder and install folder:
+# Four sets share this script, each with its own server list, output folder and install folder:
 #   --set real         tests/fixtures/real/        installs under target/real-servers/
 #                      the tuned corpus (scripts/capture-real-servers.sh is `--set real`)
 #   --set a (default)  tests/fixtures/heldout/     installs under target/heldout-servers/
 #   --set b            tests/fixtures/heldout-b/   installs under target/heldout-b-servers/
 #                      (scripts/capture-heldout-b-servers.sh is `--set b`)
+#   --set c            tests/fixtures/heldout-c/   installs under target/heldout-c-servers/
+#                      (scripts/capture-heldout-c-servers.sh is `--set c`)
 # No server is in two sets, nor in issue 13's test set (every MCP reference server other than
 # everything/filesystem/memory, GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion,
 # or a fork of one): the corpus must be servers nobody tuned the lint rules on, and a held-out set
@@ -27,7 +29,7 @@
 # capture date it had in SOURCES.md. A server that fails to install or to list keeps its snapshot
 # and SOURCES.md row as they were; the script then names it and exits 1.
 #
-# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b] [NAME...]   (no NAME: every server of the set)
+# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c] [NAME...]   (no NAME: every server of the set)
 # Knobs:   WORK_DIR (default: the set's install folder above)   SDK_VERSION=1.32.2
 #          PYTHON=python3 (3.11+)   CAPTURE_TIMEOUT=120 (seconds per server)
 # Needs:   node >= 18, npm, python3 with venv; reaches only the npm registry and PyPI.
@@ -43,7 +45,9 @@ case "$SET" in
      TITLE="Sources of the held-out server snapshots" ;;
   b) OUT_DIR="$ROOT/tests/fixtures/heldout-b"; WORK_REL=target/heldout-b-servers; SCRIPT=scripts/capture-heldout-b-servers.sh
      TITLE="Sources of the held-out set b server snapshots" ;;
-  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a or b)" >&2; exit 2 ;;
+  c) OUT_DIR="$ROOT/tests/fixtures/heldout-c"; WORK_REL=target/heldout-c-servers; SCRIPT=scripts/capture-heldout-c-servers.sh
+     TITLE="Sources of the held-out set c server snapshots" ;;
+  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b or c)" >&2; exit 2 ;;
 esac
 WORK_DIR="${WORK_DIR:-$ROOT/$WORK_REL}"
 SDK_VERSION="${SDK_VERSION:-1.32.2}"
@@ -114,10 +118,31 @@ SERVERS_B=(
   "cloudwatch|pypi|awslabs-cloudwatch-mcp-server|0.3.1|awslabs.cloudwatch-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
   "confluence|pypi|mcp-atlassian|0.23.1|mcp-atlassian|CONFLUENCE_URL=https://dummy.atlassian.net/wiki CONFLUENCE_USERNAME=dummy@example.com CONFLUENCE_API_TOKEN=dummy"
 )
+# Set c (tests/fixtures/heldout-c/README.md): developer and productivity tools, chosen after set b
+# was spent. postgres-henkey is a third-party PostgreSQL server, not the reference one nor a fork.
+# Tried and left out (2026-12-01): @doist/todoist-mcp 11.0.0 (45 tools), @makeplane/plane-mcp-server
+# 0.1.5 (47), @postman/postman-mcp-server 2.13.0 (42), the PyPI mcp-outline 1.10.1 (38) and
+# vikunja-mcp 0.10.3 (81) are past this set's 9-35; @instantdb/mcp 1.0.67 (7 tools), the PyPI
+# opensearch-mcp-server-py 0.12.0 (5) and mcp-server-motherduck 1.1.0 (4) are below it; the PyPI
+# chroma-mcp 0.2.6 still fails to import with the pydantic it resolves; youtrack-mcp 0.2.0 installs
+# no command; redmine-mcp-server 2.19.0 serves HTTP, not stdio; dbt-mcp needs Python 3.12.
+SERVERS_C=(
+  "linear|npm|mcp-server-linear|1.6.0|mcp-server-linear|LINEAR_API_KEY=dummy"
+  "postgres-henkey|npm|@henkey/postgres-mcp-server|1.0.7|postgres-mcp|"
+  "terraform|npm|terraform-mcp-server|0.13.0|terraform-mcp-server|"
+  "netlify|npm|@netlify/mcp|1.15.1|netlify-mcp|NETLIFY_PERSONAL_ACCESS_TOKEN=dummy"
+  "airflow|pypi|astro-airflow-mcp|0.9.1|astro-airflow-mcp|AIRFLOW_API_URL=http://127.0.0.1:1"
+  "jenkins|pypi|mcp-jenkins|3.6.0|mcp-jenkins --jenkins-url http://127.0.0.1:1 --jenkins-username dummy --jenkins-password dummy|"
+  "neo4j-modeling|pypi|mcp-neo4j-data-modeling|0.8.2|mcp-neo4j-data-modeling|"
+  "joplin|pypi|joplin-mcp|0.10.0|joplin-mcp|JOPLIN_TOKEN=dummy JOPLIN_URL=http://127.0.0.1:1"
+  "logseq|pypi|mcp-logseq|1.10.0|mcp-logseq|LOGSEQ_API_TOKEN=dummy LOGSEQ_API_URL=http://127.0.0.1:1"
+  "sonarqube|pypi|sonarqube-mcp-server|1.0.0|sonarqube-mcp-server|SONARQUBE_URL=http://127.0.0.1:1 SONARQUBE_USERNAME=dummy SONARQUBE_PASSWORD=dummy"
+)
 case "$SET" in
   real) SERVERS=("${SERVERS_REAL[@]}") ;;
   a) SERVERS=("${SERVERS_A[@]}") ;;
   b) SERVERS=("${SERVERS_B[@]}") ;;
+  c) SERVERS=("${SERVERS_C[@]}") ;;
 esac
 
 want() { # is server $1 selected on the command line?
