@@ -18,6 +18,8 @@
 #                      (scripts/capture-heldout-b-servers.sh is `--set b`)
 #   --set c            tests/fixtures/heldout-c/   installs under target/heldout-c-servers/
 #                      (scripts/capture-heldout-c-servers.sh is `--set c`)
+#   --set d            tests/fixtures/heldout-d/   installs under target/heldout-d-servers/
+#                      (scripts/capture-heldout-d-servers.sh is `--set d`)
 # No server is in two sets, nor in issue 13's test set (every MCP reference server other than
 # everything/filesystem/memory, GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion,
 # or a fork of one): the corpus must be servers nobody tuned the lint rules on, and a held-out set
@@ -29,7 +31,7 @@
 # capture date it had in SOURCES.md. A server that fails to install or to list keeps its snapshot
 # and SOURCES.md row as they were; the script then names it and exits 1.
 #
-# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c] [NAME...]   (no NAME: every server of the set)
+# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c|d] [NAME...]   (no NAME: every server of the set)
 # Knobs:   WORK_DIR (default: the set's install folder above)   SDK_VERSION=1.32.2
 #          PYTHON=python3 (3.11+)   CAPTURE_TIMEOUT=120 (seconds per server)
 # Needs:   node >= 18, npm, python3 with venv; reaches only the npm registry and PyPI.
@@ -47,7 +49,9 @@ case "$SET" in
      TITLE="Sources of the held-out set b server snapshots" ;;
   c) OUT_DIR="$ROOT/tests/fixtures/heldout-c"; WORK_REL=target/heldout-c-servers; SCRIPT=scripts/capture-heldout-c-servers.sh
      TITLE="Sources of the held-out set c server snapshots" ;;
-  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b or c)" >&2; exit 2 ;;
+  d) OUT_DIR="$ROOT/tests/fixtures/heldout-d"; WORK_REL=target/heldout-d-servers; SCRIPT=scripts/capture-heldout-d-servers.sh
+     TITLE="Sources of the held-out set d server snapshots" ;;
+  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b, c or d)" >&2; exit 2 ;;
 esac
 WORK_DIR="${WORK_DIR:-$ROOT/$WORK_REL}"
 SDK_VERSION="${SDK_VERSION:-1.32.2}"
@@ -138,11 +142,39 @@ SERVERS_C=(
   "logseq|pypi|mcp-logseq|1.10.0|mcp-logseq|LOGSEQ_API_TOKEN=dummy LOGSEQ_API_URL=http://127.0.0.1:1"
   "sonarqube|pypi|sonarqube-mcp-server|1.0.0|sonarqube-mcp-server|SONARQUBE_URL=http://127.0.0.1:1 SONARQUBE_USERNAME=dummy SONARQUBE_PASSWORD=dummy"
 )
+# Set d (tests/fixtures/heldout-d/README.md): commerce, marketing, media, communication, finance and
+# cloud operations, chosen while set c (developer and productivity tools) was made alongside it, so
+# no server is in both (a shared claims list). strapi and ghost get a closed loopback port as their
+# site URL; ghost's admin key only has the id:secret shape its parser wants.
+# Tried and left out (2026-12-01), past this set's 9-35 tools: @xeroapi/xero-mcp-server 0.0.17 (51),
+# the npm quickbooks-mcp 0.11.0 (39), @leval/mcp-grafana 1.1.7 (43), resend-mcp 2.22.0 (105), the
+# PyPI alpaca-mcp-server 2.4.0 (72), telegram-mcp-jgalea 0.2.1 (54), msgraph-mcp-server 0.5.1 (50),
+# awslabs-billing-cost-management-mcp-server 0.0.42 (47); below it: the npm square-mcp-server 0.1.2
+# (3). Fail to start with the dependencies they resolve today: the PyPI mailchimp-mcp 1.2.0,
+# mcp-hetzner 0.3.0 and xero-mcp 0.1.10 (import mcp.server.fastmcp, gone in mcp 2.x; with mcp<2
+# they list 227 and 52 tools), reddit-mcp-server 1.2.0, pipedrive-mcp 0.5.0 and the PyPI
+# quickbooks-mcp 0.1.1 (call low-level Server methods mcp 2.x no longer has), square-mcp 0.2.2
+# (the square SDK no longer has square.client.Client). Need a newer Python than 3.11:
+# klaviyo-mcp-server 0.4.2 and mcp-server-box 0.1.2 (3.13), spotify-mcp-jamiew 0.7.0 (3.12). The npm
+# pipedrive-mcp-server 1.0.2 ships no bin.
+SERVERS_D=(
+  "youtube|npm|youtube-data-mcp-server|1.0.16|youtube-data-mcp-server|YOUTUBE_API_KEY=dummy"
+  "cloudinary|npm|@cloudinary/asset-management-mcp|0.11.0|asset-management-mcp start|CLOUDINARY_CLOUD_NAME=dummy CLOUDINARY_API_KEY=dummy CLOUDINARY_API_SECRET=dummy"
+  "strapi|npm|strapi-mcp|0.2.3|strapi-mcp|STRAPI_URL=http://127.0.0.1:1 STRAPI_API_TOKEN=dummy"
+  "teams|npm|@floriscornel/teams-mcp|0.3.2|teams-mcp|"
+  "hetzner|npm|hetzner-mcp-server|1.0.0|hetzner-mcp-server|HETZNER_API_TOKEN=dummy"
+  "elevenlabs|pypi|elevenlabs-mcp|0.12.2|elevenlabs-mcp|ELEVENLABS_API_KEY=dummy ELEVENLABS_MCP_BASE_PATH={data}"
+  "ghost|pypi|ghost-mcp|0.2.0|ghost-mcp|GHOST_URL=http://127.0.0.1:1 GHOST_ADMIN_API_KEY=000000000000000000000000:0000000000000000000000000000000000000000000000000000000000000000 GHOST_CONTENT_API_KEY=dummy"
+  "yahoo-finance|pypi|mcp-yahoo-finance|0.2.0|mcp-yahoo-finance|"
+  "google-analytics|pypi|analytics-mcp|0.8.0|analytics-mcp|"
+  "aws-pricing|pypi|awslabs-aws-pricing-mcp-server|1.1.1|awslabs.aws-pricing-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
+)
 case "$SET" in
   real) SERVERS=("${SERVERS_REAL[@]}") ;;
   a) SERVERS=("${SERVERS_A[@]}") ;;
   b) SERVERS=("${SERVERS_B[@]}") ;;
   c) SERVERS=("${SERVERS_C[@]}") ;;
+  d) SERVERS=("${SERVERS_D[@]}") ;;
 esac
 
 want() { # is server $1 selected on the command line?
