@@ -293,6 +293,7 @@ fn basis(p: &ConfusablePair) -> Basis {
     match p.relation {
         Relation::LookAlike if p.shape >= p.text => Basis::Structural,
         Relation::SameInputs => Basis::Structural,
+        Relation::SameExample => Basis::Lexical,
         Relation::Covers => Basis::Family,
         Relation::LookAlike => Basis::Lexical,
         _ => Basis::Family,

@@ -35,7 +35,7 @@
 //!   comment`): as for a qualifier, when text and shape agree. A modifier the tool takes a
 //!   parameter for names another object (`set_table_column_width(col_index)` sets a column's
 //!   width), so it is not a kind.
-//! - One object is a broader kind (`file` takes `image`, `document`, `attachment` …) and the
+//! - One object is a broader kind (`file` takes `image`, `video`, `attachment` …) and the
 //!   rest of the names match (`attach_file_to_card` / `attach_image_to_card`): `covers`, with
 //!   some text support (text ≥ 0.3).
 //! - An update takes, as a whole field, what the other adds, sets or removes on one of its
@@ -65,6 +65,19 @@
 //!   is a listing when the verb leads (`get_tickets`), but not a get of many named ones: a
 //!   quantity word (`read_multiple_files`) or a required list (`open_nodes(names)`).
 //!
+//! - Both descriptions quote the same example request (`"Why did task A fail?"`; a sentence of
+//!   three or more words, placeholders such as `A` or `42` read alike, quoted by two or three
+//!   tools of the surface): `same-example`, whatever the names say.
+//! - The same object scoped by different required inputs (`get_post_by_id` /
+//!   `get_post_by_slug`), or by one the other does not take (`get_tags_by_note(note_id)` /
+//!   `list_tags`): not confusable unless the schemas match. Neither is a bare action on two
+//!   named targets (`export_to_arrows_json` / `export_to_owl_turtle`), nor the same action on
+//!   two objects the names tell apart, whatever template and schema they share
+//!   (`create_page` / `create_post`).
+//! - A server prefix is the run of leading tokens most of a server's names *start* with; a
+//!   word many names merely contain (`asset` in `asset-update`, `manage-asset-tags`) stays the
+//!   object.
+//!
 //! A pair whose descriptions name each other has a stated boundary and is dropped.
 //!
 //! # Cost
@@ -85,14 +98,16 @@ mod names;
 mod words;
 
 use names::{
-    NameParts, Read, broader, call_compatible, covers, generic, kind_of, numeric, split_name,
-    updates_field, updates_state,
+    NameParts, Read, broader, call_compatible, covers, distinct_inputs, generic, kind_of, numeric,
+    split_name, updates_field, updates_state,
 };
 use words::{STOP_WORDS, WRITE_ACTIONS, canonical, opposite_groups, opposite_modifiers};
 pub use words::{VERB_GROUPS, verb_group};
 
 /// A pair at or above this score is confusable.
 pub const CONFUSABLE: f64 = 0.5;
+/// Leading name tokens read as a server prefix at most (`mcp_github_`).
+const MAX_PREFIX: usize = 4;
 /// A key shared by more tools than this is paired by neighbourhood only.
 pub const BLOCK_MAX: usize = 64;
 /// Neighbours per tool in an oversized key.
@@ -224,13 +239,16 @@ impl Scorer {
                 *name_df.entry(w.clone()).or_insert(0) += 1;
             }
         }
-        let mut group_df: HashMap<(u32, &str), usize> = HashMap::new();
+        // How many of a server's names start with each run of leading tokens (`browser`,
+        // `mcp github`): a server prefix leads its names; a word many names merely contain
+        // (`asset` in `asset-update`, `manage-asset-tags`, `search-assets`) is an object.
+        let mut group_lead: HashMap<(u32, String), usize> = HashMap::new();
         let mut group_n: HashMap<u32, usize> = HashMap::new();
         for (i, nt) in names.iter().enumerate() {
             let g = groups.get(i).copied().unwrap_or(0);
             *group_n.entry(g).or_insert(0) += 1;
-            for w in nt.iter().collect::<BTreeSet<_>>() {
-                *group_df.entry((g, w.as_str())).or_insert(0) += 1;
+            for k in 1..=nt.len().min(MAX_PREFIX) {
+                *group_lead.entry((g, nt[..k].join(" "))).or_insert(0) += 1;
             }
         }
         let mut ids: HashMap<String, u32> = HashMap::new();
@@ -242,16 +260,21 @@ impl Scorer {
             let g = groups.get(i).copied().unwrap_or(0);
             let gn = group_n[&g];
             let mut content: &[String] = nt;
+            let mut dropped = 0;
             // Keep at least one word that is not a number (`search_issues_7` keeps `issue`),
             // and the action: a verb most of a small server's tools start with (`read_` on a
             // three-tool manifest) is what they do, not a server prefix.
             while content.len() > 1
+                && dropped < MAX_PREFIX
                 && content[1..].iter().any(|w| !numeric(w))
                 && gn >= 3
-                && group_df[&(g, content[0].as_str())] * 2 > gn
+                && group_lead
+                    .get(&(g, nt[..=dropped].join(" ")))
+                    .is_some_and(|&c| c * 2 > gn)
                 && verb_group(&content[0]).is_none()
             {
                 content = &content[1..];
+                dropped += 1;
             }
             contents.push(content.to_vec());
             let mut counts: HashMap<u32, f64> = HashMap::new();
@@ -310,6 +333,21 @@ impl Scorer {
             };
             let top_len = top.len();
             let top_keys: BTreeSet<String> = top.iter().map(|k| (*k).to_owned()).collect();
+            let required_keys: BTreeSet<String> = keys
+                .iter()
+                .filter(|k| k.1 >= 2.0 && !k.0.contains('.'))
+                .map(|k| k.0.clone())
+                .collect();
+            // The fields it sets: its top-level parameters, and those of a request body one
+            // level down (`asset_update(asset_id, request: {tags, context, …})`).
+            let field_keys: BTreeSet<String> = keys
+                .iter()
+                .filter_map(|k| match k.0.split_once('.') {
+                    None => Some(k.0.clone()),
+                    Some((_, child)) if !child.contains('.') => Some(child.to_owned()),
+                    Some(_) => None,
+                })
+                .collect();
             let param_words: BTreeSet<String> = top
                 .iter()
                 .flat_map(|k| k.split('_'))
@@ -373,8 +411,11 @@ impl Scorer {
                 plural,
                 singular,
                 noun,
+                examples: BTreeSet::new(),
                 param_words,
                 top_keys,
+                required_keys,
+                field_keys,
                 verb: contents[i]
                     .iter()
                     .find(|w| verb_group(w).is_some())
@@ -384,6 +425,25 @@ impl Scorer {
                 top_params,
                 top_len,
             });
+        }
+        // Example requests quoted by two or three tools: each claims the other's job. (One a
+        // whole surface quotes is boilerplate.)
+        let quoted: Vec<BTreeSet<String>> = tools
+            .par_iter()
+            .map(|t| examples(t.description.as_deref().unwrap_or("")))
+            .collect();
+        let mut example_df: HashMap<&str, usize> = HashMap::new();
+        for q in &quoted {
+            for e in q {
+                *example_df.entry(e.as_str()).or_insert(0) += 1;
+            }
+        }
+        for (r, q) in reads.iter_mut().zip(&quoted) {
+            r.examples = q
+                .iter()
+                .filter(|e| (2..=3).contains(&example_df[e.as_str()]))
+                .cloned()
+                .collect();
         }
         let mut inputs_df: HashMap<u64, usize> = HashMap::new();
         for r in &reads {
@@ -450,6 +510,11 @@ impl Scorer {
     }
 
     fn judge(&self, x: &Read, y: &Read, text: f64, shape: f64) -> Option<(f64, Relation)> {
+        // Both quote the same example request ("Why did task A fail?"): each description
+        // claims the job, whatever the names say.
+        if !x.examples.is_disjoint(&y.examples) {
+            return Some((0.6 + 0.4 * text.max(shape), Relation::SameExample));
+        }
         // Two verb-less tools (`maps_directions`, `maps_distance_matrix`), and only these two
         // on the surface, take the same parameters (at least two): the names offer a noun
         // each and no action, and the arguments a model holds fit both.
@@ -465,7 +530,18 @@ impl Scorer {
         // parameters, the same action on objects that share a word (`generate_bar_chart`,
         // `generate_column_chart`).
         let kin = x.action.is_some() && x.action == y.action && !x.head.is_disjoint(&y.head);
+        // The same action on two objects the names tell apart (`create_page` / `create_post`):
+        // a description template and a schema both share with the object swapped do not make
+        // the two one job.
+        let other_objects = x.action.is_some()
+            && x.action == y.action
+            && !x.head.is_empty()
+            && !y.head.is_empty()
+            && x.head.is_disjoint(&y.head);
         let look_alike = || {
+            if other_objects {
+                return same_inputs.then_some((0.5 + 0.5 * text.max(shape), Relation::SameInputs));
+            }
             if (text >= 0.85 && shape >= 0.5) || (shape >= 0.85 && (text >= 0.3 || kin)) {
                 Some((0.5 + 0.5 * text.max(shape), Relation::LookAlike))
             } else {
@@ -525,8 +601,18 @@ impl Scorer {
                 .any(|w| q.singular.contains(w) && !q.plural.contains(w))
         };
         let many_differs = !lists && (x.many != y.many || one_and_many(x, y) || one_and_many(y, x));
+        // One object is a broader kind (`attach_file_to_card` / `attach_image_to_card`,
+        // `execute_sql` / `execute_query`): the broader tool takes the narrower's object too.
+        if same_action && x.action.is_some() && !many_differs && (broader(x, y) || broader(y, x)) {
+            return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
+        }
         if other_verb {
             return look_alike();
+        }
+        // The same object scoped by different inputs (`get_post_by_id` / `get_post_by_slug`):
+        // what the model holds picks the tool, unless the schemas match anyway.
+        if hx.is_empty() && hy.is_empty() && shape < 0.8 && distinct_inputs(x, y) {
+            return None;
         }
         if hx.is_empty() && hy.is_empty() && qx == 0 && qy == 0 {
             if many_differs && shape < 0.8 {
@@ -534,7 +620,12 @@ impl Scorer {
             }
             return Some((0.6 + 0.4 * text.max(shape), Relation::SameJob));
         }
-        if same_action && (x.head.is_empty() || y.head.is_empty()) {
+        // One names no object (`search`, `search_by_tag`). When neither does but each names
+        // its own target (`export_to_arrows_json` / `export_to_owl_turtle`), the targets are
+        // the objects.
+        let bare = |r: &Read| r.head.is_empty() && r.qual.iter().all(|w| self.weak(w));
+        let two_targets = x.head.is_empty() && y.head.is_empty() && !bare(x) && !bare(y);
+        if same_action && (x.head.is_empty() || y.head.is_empty()) && !two_targets {
             return (!many_differs && (text >= 0.1 || shape >= 0.5))
                 .then_some((0.5 + 0.5 * text.max(shape), Relation::BareAction));
         }
@@ -560,16 +651,6 @@ impl Scorer {
             }
         }
         if same_action && x.action.is_some() && (covers(x, y) || covers(y, x)) {
-            return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
-        }
-        // One object is a broader kind (`attach_file_to_card` / `attach_image_to_card`): the
-        // broader tool takes the narrower's object too.
-        if same_action
-            && x.action.is_some()
-            && !many_differs
-            && text >= 0.3
-            && (broader(x, y) || broader(y, x))
-        {
             return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
         }
         look_alike()
@@ -609,6 +690,12 @@ impl Scorer {
             for h in t.head.iter().chain(t.qual.iter()) {
                 keys.entry(format!("o:{h}")).or_default().push(i);
             }
+            // A narrower kind meets the tools on the broader one (`execute_query`, `sql`).
+            if let Some(noun) = &t.noun {
+                for broad in words::broader_kinds(noun) {
+                    keys.entry(format!("o:{broad}")).or_default().push(i);
+                }
+            }
             if t.head.is_empty() {
                 keys.entry(format!("a:{:?}", t.action)).or_default().push(i);
             }
@@ -637,6 +724,9 @@ impl Scorer {
                 && t.action != verb_group("list")
             {
                 keys.entry(format!("f:{noun}")).or_default().push(i);
+            }
+            for e in &t.examples {
+                keys.entry(format!("e:{e}")).or_default().push(i);
             }
             if t.top_params != 0 {
                 keys.entry(format!("s:{}", t.top_params))
@@ -683,6 +773,57 @@ impl Scorer {
         out.dedup();
         out
     }
+}
+
+/// Quoted phrases hold at most this many characters to count as an example request.
+const MAX_EXAMPLE: usize = 200;
+
+/// The example requests a description quotes (`"Why did task A fail?"`, in straight or curly
+/// double quotes), normalized: lower case, words only, a one-letter or numeric word (the
+/// placeholder in "task A", "run 42") read as `_`. At least three words apart by spaces, at most
+/// [`MAX_EXAMPLE`] characters, and the first 64 quotes of a description.
+fn examples(desc: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = desc;
+    for _ in 0..64 {
+        let Some(open) = rest.find(['"', '\u{201c}']) else {
+            break;
+        };
+        let after = &rest[open..];
+        let q = after.chars().next().map_or(1, char::len_utf8);
+        let body = &after[q..];
+        let Some(close) = body.find(['"', '\u{201d}']) else {
+            break;
+        };
+        let phrase = &body[..close];
+        rest = &body[close + body[close..].chars().next().map_or(1, char::len_utf8)..];
+        // A request is a sentence: three words at least, apart by spaces (a quoted value
+        // such as `"cloudwatch.aws/ec2"` or `"mp3_44100_128"` is not one).
+        if phrase.len() > MAX_EXAMPLE
+            || phrase
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .count()
+                < 3
+        {
+            continue;
+        }
+        let words: Vec<String> = phrase
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                if w.chars().count() == 1 || w.chars().all(|c| c.is_ascii_digit()) {
+                    "_".to_owned()
+                } else {
+                    w.to_lowercase()
+                }
+            })
+            .collect();
+        if words.len() >= 3 {
+            out.insert(words.join(" "));
+        }
+    }
+    out
 }
 
 /// The schema requires a list (`open_nodes(names: [...])`).

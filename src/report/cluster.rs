@@ -33,6 +33,9 @@ pub enum PairRelation {
     LookAlike,
     /// Two verb-less names, the only two tools of the surface taking the same parameters.
     SameInputs,
+    /// Both descriptions quote the same example request ("Why did task A fail?"): each
+    /// claims the other's job.
+    SameExample,
     /// One tool's general form does the other's job: a generic or broader object (`resources`,
     /// `file` for `image`), or a parameter of an update (`update_ticket(tags)` / `add_tag`).
     Covers,
@@ -51,6 +54,7 @@ impl PairRelation {
             PairRelation::Covers => {
                 "one tool's general form (a generic or broader object, or a parameter) does the other's job"
             }
+            PairRelation::SameExample => "both descriptions claim the same example request",
             PairRelation::SameInputs => {
                 "no action in either name and the same parameters, which no other tool takes"
             }

@@ -24,9 +24,16 @@ pub(super) struct Read {
     pub(super) verb: Option<String>,
     /// Its top-level parameter names, normalized (`perPage` = `per_page`).
     pub(super) top_keys: BTreeSet<String>,
+    /// The required ones.
+    pub(super) required_keys: BTreeSet<String>,
+    /// Top-level parameters and the fields of a request body one level down.
+    pub(super) field_keys: BTreeSet<String>,
     pub(super) singular: BTreeSet<String>,
     /// The head's noun (its last word).
     pub(super) noun: Option<String>,
+    /// The example requests its description quotes that one or two other tools quote too
+    /// (normalized: [`super::examples`]).
+    pub(super) examples: BTreeSet<String>,
     /// `(term id, weight)`, sorted by id, unit length.
     pub(super) vec: Vec<(u32, f64)>,
     /// `(param key id, weight)`, sorted by id.
@@ -197,9 +204,7 @@ pub(super) fn broader(general: &Read, specific: &Read) -> bool {
     let rest = |r: &Read, n: &str| -> BTreeSet<String> {
         r.head.iter().filter(|w| *w != n).cloned().collect()
     };
-    HYPERNYMS
-        .iter()
-        .any(|(h, kinds)| *h == g && kinds.split_whitespace().any(|k| k == s))
+    broader_kinds(s).any(|h| h == g)
         && rest(general, g) == rest(specific, s)
         && general.qual == specific.qual
 }
@@ -218,6 +223,13 @@ const MOVE_FIELDS: &[&str] = &[
     "space",
 ];
 
+/// Verbs that add, set or remove one thing on an object (`add_tag`, `set_labels`,
+/// `manage_asset_tags`), as opposed to making a new object.
+const FIELD_VERBS: &[&str] = &[
+    "add", "remove", "set", "attach", "detach", "assign", "unassign", "apply", "append", "link",
+    "unlink", "clear", "manage", "tag", "label", "change",
+];
+
 /// `update` (unqualified, on object O) does `other`'s job through one of its fields: `other`
 /// moves O and `update` takes its parent or location (`update_page(parent_id)` /
 /// `move_page`), or `other` adds, sets or removes a thing on one O that `update` takes as a
@@ -228,16 +240,24 @@ pub(super) fn updates_field(update: &Read, other: &Read) -> bool {
         || update.head.is_empty()
         || update.many
         || other.many
-        || other.action.is_none()
-        || other.action == verb_group("get")
-        || other.action == verb_group("list")
         || other.action == update.action
     {
         return false;
     }
+    let Some(verb) = other.verb.as_deref() else {
+        return false;
+    };
     if other.head == update.head {
-        return other.verb.as_deref() == Some("move")
-            && MOVE_FIELDS.iter().any(|f| update.param_words.contains(*f));
+        let wanted: &[&str] = match verb {
+            "move" => MOVE_FIELDS,
+            "rename" => &["name", "title"],
+            _ => return false,
+        };
+        // Whole fields: `parent_id` is a parent, `page_name` names the page to update.
+        return fields(update).any(|f| wanted.contains(&f.as_str()));
+    }
+    if !FIELD_VERBS.contains(&verb) {
+        return false;
     }
     let Some(noun) = other.noun.as_deref() else {
         return false;
@@ -245,6 +265,7 @@ pub(super) fn updates_field(update: &Read, other: &Read) -> bool {
     // `other` acts on one O: O qualifies its object (`add_tag_to_ticket`) or a parameter
     // identifies an O (`ticket_id`).
     let on_object = update.head.is_subset(&other.qual)
+        || update.head.is_subset(&other.head)
         || other
             .top_keys
             .iter()
@@ -258,13 +279,32 @@ pub(super) fn updates_field(update: &Read, other: &Read) -> bool {
 /// The things an update takes as whole fields: a top-level parameter of one word, alone or
 /// with `_id` / `_name` (`tags`, `label_ids`, `assignee`; not `version_comment`).
 pub(super) fn fields(update: &Read) -> impl Iterator<Item = String> + '_ {
-    update.top_keys.iter().filter_map(|k| {
+    update.field_keys.iter().filter_map(|k| {
         let k = k
             .strip_suffix("_id")
             .or_else(|| k.strip_suffix("_name"))
             .unwrap_or(k);
         (!k.is_empty() && !k.contains('_')).then(|| canonical(k.to_owned()))
     })
+}
+
+/// The two names scope the same job by different inputs, each taken as a required parameter
+/// (`get_post_by_id(id)` / `get_post_by_slug(slug)`, `get_tasks_for_project(project_id)` /
+/// `get_tasks_for_tag(tag_gid)`), or one scopes it by an input the other does not take at all
+/// (`get_tags_by_note(note_id)` / `list_tags()`): what the model holds picks the tool.
+pub(super) fn distinct_inputs(x: &Read, y: &Read) -> bool {
+    let scoped = |p: &Read, q: &Read| {
+        p.qual.iter().filter(|w| !q.qual.contains(*w)).any(|w| {
+            p.required_keys
+                .iter()
+                .any(|k| k.split('_').any(|part| part == w))
+                && !q
+                    .top_keys
+                    .iter()
+                    .any(|k| k.split('_').any(|part| part == w))
+        })
+    };
+    scoped(x, y) || scoped(y, x)
 }
 
 /// Get-or-create: a create that first looks.
@@ -313,8 +353,12 @@ pub(super) fn updates_state(update: &Read, state: &Read) -> bool {
     }
     // Every parameter of `state`, and one of them more than an identifier (`subscribed`): a
     // `publish_entry(entryId)` fits inside any update's parameters without being its job.
-    let takes_all =
-        state.top_keys.is_subset(&update.top_keys) && state.top_keys.iter().any(|k| !identifier(k));
+    // (A kind is a scope, not a state: `contentType` of `publish_entry` and `update_entry`.)
+    let takes_all = state.top_keys.is_subset(&update.top_keys)
+        && state
+            .top_keys
+            .iter()
+            .any(|k| !identifier(k) && k != "type" && !k.ends_with("_type"));
     takes_all || update.desc_lower.contains(verb)
 }
 

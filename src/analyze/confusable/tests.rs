@@ -857,3 +857,215 @@ fn abbreviations_and_synonyms_name_one_object() {
         ]
     );
 }
+
+#[test]
+fn two_tools_quoting_the_same_request_are_confusable() {
+    let tools = on_a_surface(vec![
+        tool(
+            "get_task_instance",
+            "Get a task instance. Use when the user asks \"Why did task A fail?\" or \"When did task B start?\"",
+            props(&[("task_id", "string")], &["task_id"]),
+        ),
+        tool(
+            "get_task_logs",
+            "Get the logs of a task. Use when the user asks \u{201c}Why did task C fail?\u{201d}",
+            props(&[("task_id", "string")], &["task_id"]),
+        ),
+        // Quoted values are not requests.
+        tool(
+            "text_to_speech",
+            "Speak text; output format such as \"mp3_44100_128\" or \"cloudwatch.aws/ec2\".",
+            props(&[("text", "string")], &["text"]),
+        ),
+        tool(
+            "text_to_sound_effects",
+            "Make a sound; output format such as \"mp3_44100_128\" or \"cloudwatch.aws/ec2\".",
+            props(&[("text", "string")], &["text"]),
+        ),
+    ]);
+    let same: Vec<(&str, &str)> = confusable_pairs(&tools)
+        .into_iter()
+        .filter(|p| p.relation == Relation::SameExample)
+        .map(|p| (tools[p.a].name.as_str(), tools[p.b].name.as_str()))
+        .collect();
+    assert_eq!(same, [("get_task_instance", "get_task_logs")]);
+}
+
+#[test]
+fn one_object_looked_up_by_different_keys_is_not_confusable() {
+    let tools = on_a_surface(vec![
+        tool(
+            "get_post_by_id",
+            "Get a post by its id.",
+            props(&[("id", "string")], &["id"]),
+        ),
+        tool(
+            "get_post_by_slug",
+            "Get a post by its slug.",
+            props(&[("slug", "string")], &["slug"]),
+        ),
+        tool(
+            "get_tags_by_note",
+            "Get the tags of a note.",
+            props(&[("note_id", "string")], &["note_id"]),
+        ),
+        tool(
+            "list_tags",
+            "List every tag.",
+            props(&[("limit", "integer")], &[]),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn two_named_targets_and_two_named_objects_are_told_apart() {
+    let model = || props(&[("data_model", "object")], &["data_model"]);
+    let page = || {
+        props(
+            &[
+                ("title", "string"),
+                ("html", "string"),
+                ("status", "string"),
+            ],
+            &["title"],
+        )
+    };
+    let tools = on_a_surface(vec![
+        tool(
+            "export_to_arrows_json",
+            "Export the data model to the Arrows JSON format.",
+            model(),
+        ),
+        tool(
+            "export_to_owl_turtle",
+            "Export the data model to the OWL Turtle format.",
+            model(),
+        ),
+        // The same template and schema, the object swapped: the names tell them apart.
+        tool(
+            "create_page",
+            "Create a new page with a title, HTML content and a status.",
+            page(),
+        ),
+        tool(
+            "create_post",
+            "Create a new post with a title, HTML content and a status.",
+            page(),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_word_many_names_contain_but_few_start_with_is_no_server_prefix() {
+    let tools = on_a_surface(vec![
+        tool(
+            "asset-update",
+            "Update an asset's attributes by its asset ID.",
+            json!({"type": "object", "properties": {"asset_id": {"type": "string"}, "request": {"type": "object", "properties": {"tags": {"type": "array"}, "context": {"type": "object"}}}}, "required": ["asset_id", "request"]}),
+        ),
+        tool(
+            "manage-asset-tags",
+            "Add, remove or replace tags on several assets.",
+            props(
+                &[("public_ids", "array"), ("command", "string")],
+                &["public_ids", "command"],
+            ),
+        ),
+        tool(
+            "search-assets",
+            "Search assets with a query.",
+            props(&[("expression", "string")], &[]),
+        ),
+        tool(
+            "asset-rename",
+            "Rename an asset.",
+            props(
+                &[("public_id", "string"), ("to_public_id", "string")],
+                &["public_id"],
+            ),
+        ),
+    ]);
+    // `asset` is the object of all four (not a prefix), and the update's request body takes
+    // the tags the other manages.
+    assert_eq!(
+        names(&tools),
+        [("asset-update".into(), "manage-asset-tags".into())]
+    );
+}
+
+#[test]
+fn sql_is_the_broader_kind_of_a_query() {
+    let sql = |k: &str| props(&[(k, "string"), ("connection_string", "string")], &[k]);
+    let tools = on_a_surface(vec![
+        tool(
+            "pg_execute_sql",
+            "Execute arbitrary SQL statements.",
+            sql("sql"),
+        ),
+        tool(
+            "pg_execute_query",
+            "Execute a read-only SELECT query.",
+            sql("query"),
+        ),
+        tool(
+            "pg_list_tables",
+            "List the tables of a schema.",
+            sql("schema"),
+        ),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("pg_execute_sql".into(), "pg_execute_query".into())]
+    );
+}
+
+#[test]
+fn a_rename_is_an_update_only_when_the_update_takes_the_name() {
+    let tools = on_a_surface(vec![
+        tool(
+            "update_page",
+            "Update a page with new content.",
+            props(
+                &[("page_name", "string"), ("content", "string")],
+                &["page_name"],
+            ),
+        ),
+        tool(
+            "rename_page",
+            "Rename an existing page.",
+            props(
+                &[("old_name", "string"), ("new_name", "string")],
+                &["old_name", "new_name"],
+            ),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    let tools = on_a_surface(vec![
+        tool(
+            "update_board",
+            "Update a board.",
+            props(
+                &[
+                    ("board_id", "string"),
+                    ("name", "string"),
+                    ("color", "string"),
+                ],
+                &["board_id"],
+            ),
+        ),
+        tool(
+            "rename_board",
+            "Give a board a new name.",
+            props(
+                &[("board_id", "string"), ("new_name", "string")],
+                &["board_id", "new_name"],
+            ),
+        ),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("update_board".into(), "rename_board".into())]
+    );
+}

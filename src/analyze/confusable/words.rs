@@ -9,7 +9,7 @@ pub const VERB_GROUPS: &[&str] = &[
     "get read fetch retrieve show view describe inspect load open",
     "list search find query lookup browse filter enumerate",
     "delete remove drop destroy erase purge",
-    "update edit modify change set patch replace rename",
+    "update edit modify change set patch replace",
     "start run launch execute begin trigger invoke",
     "stop kill terminate end cancel abort halt",
     "enable activate",
@@ -95,7 +95,9 @@ pub const VERB_GROUPS: &[&str] = &[
     "extract",
     "convert",
     "transform",
-    "analyze",
+    "analyze diagnose debug troubleshoot investigate",
+    "rename",
+    "manage",
     "summarize",
     "explain",
     "translate",
@@ -223,10 +225,20 @@ pub(super) const QUANTITY: &[&str] = &[
 ];
 
 /// Broader kinds of object and the narrower kinds they take (by the stemmed, canonical word).
-pub(super) const HYPERNYMS: &[(&str, &str)] = &[(
-    "file",
-    "image video audio document attachment media spreadsheet",
-)];
+pub(super) const HYPERNYMS: &[(&str, &str)] = &[
+    // (Not `document` or `spreadsheet`: a Google Doc or a Word API's document is no file.)
+    ("file", "image video audio attachment media"),
+    ("asset", "image video audio file media raw"),
+    ("sql", "query mutation statement command"),
+];
+
+/// The broader kinds of an object word ([`HYPERNYMS`]).
+pub(super) fn broader_kinds(word: &str) -> impl Iterator<Item = &'static str> + '_ {
+    HYPERNYMS
+        .iter()
+        .filter(move |(_, kinds)| kinds.split_whitespace().any(|k| k == word))
+        .map(|(h, _)| *h)
+}
 
 /// Abbreviations and synonyms of object words in names, read as one word (stemmed words on
 /// the left): `repo` is `repository`, a `folder` a `directory`.
