@@ -799,3 +799,72 @@ fn reading_about_code_is_not_running_it() {
         .collect();
     assert_eq!(flagged, ["execute_command", "run_code"], "{findings:#?}");
 }
+
+/// Findings of `code` on `tool` (the tool's name).
+fn findings_on<'f>(findings: &'f [Finding], code: &str) -> Vec<&'f str> {
+    findings
+        .iter()
+        .filter(|f| f.code == code)
+        .filter_map(|f| f.tool.as_deref())
+        .collect()
+}
+
+#[test]
+fn a_restatement_over_described_parameters_is_not_too_short() {
+    // Held-out set c (linear) judged these complete: action, object, and every argument said.
+    let f = lint_json(json!({"tools": [
+        {"name": "delete_issue", "description": "Delete an issue",
+         "inputSchema": {"type": "object", "properties": {"id": {"type": "string", "description": "Issue UUID (not the ENG-123 key)"}}, "required": ["id"]}},
+        {"name": "get_article", "description": "Get an article.",
+         "inputSchema": {"type": "object", "properties": {"article_id": {"type": "string", "description": "Article ID"}, "locale": {"type": "string"}}, "required": ["article_id"]}}
+    ]}));
+    assert_eq!(findings_on(&f, "description-too-short"), ["get_article"]);
+}
+
+#[test]
+fn a_union_of_typed_objects_is_not_a_free_form_parameter() {
+    let select = json!({"anyOf": [
+        {"type": "object", "properties": {"operation": {"const": "get-deploy"}, "params": {"type": "object", "properties": {"deployId": {"type": "string"}}}}},
+        {"type": "object", "properties": {"operation": {"const": "get-site"}, "params": {"type": "object", "properties": {"siteId": {"type": "string"}}}}}
+    ]});
+    let f = lint_json(json!({"tools": [
+        {"name": "deploy_services_reader", "description": "Read deploys of a site: get-deploy, get-site.",
+         "inputSchema": {"type": "object", "properties": {"selectSchema": select}, "required": ["selectSchema"]}},
+        {"name": "run_report", "description": "Run a saved analytics report.",
+         "inputSchema": {"type": "object", "properties": {"options": {"type": "object"}}, "required": ["options"]}}
+    ]}));
+    let warned: Vec<&str> = f
+        .iter()
+        .filter(|x| x.code == "param-description-missing" && x.severity == Severity::Warn)
+        .filter_map(|x| x.tool.as_deref())
+        .collect();
+    assert_eq!(warned, ["run_report"], "{f:?}");
+}
+
+#[test]
+fn a_reader_named_after_what_it_reads_is_no_mutating_read_only_tool() {
+    let f = lint_json(json!({"tools": [
+        {"name": "netlify-deploy-services-reader", "description": "Read deploy services of a site.",
+         "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+        {"name": "deploy_site", "description": "Deploy a site to production.",
+         "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}
+    ]}));
+    assert_eq!(
+        findings_on(&f, "annotations-readonly-mutating"),
+        ["deploy_site"]
+    );
+}
+
+#[test]
+fn id_and_identifier_are_two_values_not_two_spellings() {
+    let id = |k: &str| json!({"type": "object", "properties": {k: {"type": "string", "description": "which one"}}, "required": [k]});
+    let f = lint_json(json!({"tools": [
+        {"name": "delete_issue", "description": "Delete an issue by its UUID.", "inputSchema": id("id")},
+        {"name": "get_issue", "description": "Get an issue by its ENG-123 key.", "inputSchema": id("identifier")},
+        {"name": "list_issues", "description": "List issues matching a query.", "inputSchema": id("query")},
+        {"name": "search_docs", "description": "Search the docs for a query.", "inputSchema": id("q")}
+    ]}));
+    let drift: Vec<&Finding> = f.iter().filter(|x| x.code == "param-name-drift").collect();
+    assert_eq!(drift.len(), 1, "{drift:?}");
+    assert!(drift[0].message.contains("`q`"), "{}", drift[0].message);
+}

@@ -108,12 +108,29 @@ fn mcp_format(tool: &Tool) -> bool {
 
 /// The leading verb of a name (first or second word, after a namespace), if it is in `verbs`.
 fn leading_verb<'w>(words: &'w [String], verbs: &[&str]) -> Option<&'w str> {
+    // A name that ends in a reading agent noun (`deploy_services_reader`) reads: its first
+    // word is the object read.
+    if words.last().is_some_and(|w| READERS.contains(&w.as_str())) {
+        return None;
+    }
     words
         .iter()
         .take(2)
         .map(String::as_str)
         .find(|w| verbs.contains(w))
 }
+
+/// Agent nouns of reading (the last word of `netlify-deploy-services-reader`).
+const READERS: &[&str] = &[
+    "reader",
+    "viewer",
+    "getter",
+    "fetcher",
+    "lister",
+    "finder",
+    "inspector",
+    "searcher",
+];
 
 /// Run the annotations family.
 pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {

@@ -66,7 +66,7 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             ));
         } else {
             let n = text.chars().count();
-            if n < min && !says_action_and_object(text, &facts.words) {
+            if n < min && !says_action_and_object(text, &facts.words, params_described(tool)) {
                 out.push(tool_finding(
                     Severity::Warn,
                     "description-too-short",
@@ -125,8 +125,10 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
 
 /// A short description that names an action and an object (`Navigate to a URL`) is complete
 /// when the schema fills in the rest — unless it only restates the tool's name (`Get an
-/// article.` on `get_article`).
-fn says_action_and_object(text: &str, name_words: &[String]) -> bool {
+/// article.` on `get_article(article_id, locale)`) and leaves a parameter undescribed: a
+/// restatement over fully described parameters (`Delete an issue` on `delete_issue(id: "Issue
+/// UUID …")`) says all there is.
+fn says_action_and_object(text: &str, name_words: &[String], described: bool) -> bool {
     let words: Vec<String> = crate::surface::terms::name_tokens(text)
         .into_iter()
         .filter(|w| {
@@ -140,10 +142,25 @@ fn says_action_and_object(text: &str, name_words: &[String]) -> bool {
     let stem = crate::surface::terms::stem;
     let in_name = |w: &String| name_words.iter().any(|n| stem(n) == stem(w));
     words.len() >= 2
-        && !words.iter().all(in_name)
+        && (described || !words.iter().all(in_name))
         && words.first().is_some_and(|w| {
             crate::analyze::confusable::verb_group(&crate::surface::terms::stem(w)).is_some()
                 || w.ends_with('s')
+        })
+}
+
+/// Every top-level parameter has a description (none at all counts as described).
+fn params_described(tool: &Tool) -> bool {
+    tool.input_schema
+        .as_ref()
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .is_none_or(|props| {
+            props.values().all(|p| {
+                p.get("description")
+                    .and_then(Value::as_str)
+                    .is_some_and(|d| !d.trim().is_empty())
+            })
         })
 }
 
@@ -326,7 +343,15 @@ fn guess_needed(path: &str, prop: &Value) -> Option<&'static str> {
             "an index or position whose base (0 or 1) and end (inclusive or not) are not said"
         });
     }
+    // A union of typed objects (`anyOf: [{operation: const, params: {…}}, …]`) says its keys
+    // in its branches.
+    let typed_branches = ["anyOf", "oneOf", "allOf"].iter().any(|k| {
+        prop.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|b| !b.is_empty() && b.iter().all(|m| m.get("properties").is_some()))
+    });
     let free_object = types.contains(&"object")
+        && !typed_branches
         && prop.get("properties").is_none()
         && prop.get("additionalProperties").is_none_or(|a| {
             a.as_bool().unwrap_or(false) || a.as_object().is_some_and(|o| o.is_empty())

@@ -19,7 +19,6 @@ const SAME_CONCEPT: &[&[&str]] = &[
     &["query", "q", "search_query", "search_term"],
     &["limit", "max_results", "max_result"],
     &["per_page", "page_size"],
-    &["id", "identifier"],
     &["path", "file_path", "filepath"],
     &["directory", "dir", "dir_path", "dirpath", "folder"],
     &["url", "uri", "link"],
