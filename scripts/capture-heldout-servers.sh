@@ -176,13 +176,14 @@ SERVERS_D=(
 # Set f (tests/fixtures/heldout-f/README.md): AI/ML platforms, web scraping, document formats, design,
 # automation, crypto, gaming and developer utilities, chosen after set d while set e (other domains) was
 # made alongside it, so no server is in both (a shared claims list). n8n gets a closed loopback port as
-# its n8n instance (it then serves its management tools too), excalidraw as its canvas server.
+# its n8n instance (it then serves its management tools too), excalidraw as its canvas server; binance
+# is told to use the testnet.
 # Tried and left out (2026-12-01), past this set's 9-35 tools: cursor-talk-to-figma-mcp 0.3.5 (40),
 # robloxstudio-mcp 2.6.0 (69), @bnb-chain/mcp 1.5.1 (45), figma-console-mcp 1.40.4 (121), the PyPI
 # mcpforunityserver 10.3.0 (48), chuk-mcp-pptx 0.4 (55), comfy-mcp 0.10.0 (39), mcp-pdf 2026.9.22 (54),
 # notebooklm-mcp-cli 0.15.8 (53); below it: exa-mcp-server 3.4.1 (2), the PyPI jcodemunch-mcp
-# 1.108.399 (6), chess-mcp-server 0.1.17 (4), mcp-for-blender 2.2.4 (9 tools, in range but the
-# smallest: the set keeps the larger servers). Fail to start: @leonardsellem/n8n-mcp-server 0.1.8
+# 1.108.399 (6), chess-mcp-server 0.1.17 (4). The PyPI mcp-for-blender 2.2.4 (9 tools) was the
+# smallest of eleven that fit: the set keeps ten. Fail to start: @leonardsellem/n8n-mcp-server 0.1.8
 # (exits unless its n8n API answers), the PyPI office-powerpoint-mcp-server 2.0.7 (imports
 # mcp.server.fastmcp, gone in mcp 2.x), canva-mcp 1.0.1 (calls Server.tool, which mcp 2.x's low-level
 # Server lacks), web-forager 4.0.0 (the lxml it resolves has no lxml.html.clean). Need Python 3.12+:
