@@ -10,7 +10,9 @@
 //!   after it the **qualifier** (`document`); filler words (`enhanced`, `robust`, `force` …) and
 //!   quantity words (`batch`, `multiple`, `all` …) and numbers are set aside. The head's last
 //!   word is its **noun** (`comment` in `get_inline_comments`). Abbreviations and synonyms of
-//!   object words are read as one word (`repo` = `repository`, `folder` = `directory`).
+//!   object words are read as one word (`repo` = `repository`, `folder` = `directory`); an
+//!   agent noun is its verb (`article_searcher` searches articles); a verb word spelled in the
+//!   plural is a noun (`shodan_queries` lists saved queries).
 //! - **Text**: description words and name tokens, each weighted `(1 + ln tf) · ln(N / df)`
 //!   where `df` counts the tools of *this surface* using the word, so boilerplate every tool
 //!   shares weighs nothing; cosine of the two vectors.
@@ -25,8 +27,11 @@
 //!   write action.
 //! - Same (or synonym) action, same object: confusable, `0.6 + 0.4·max(text, shape)`; when one
 //!   is the many-version (`batch_`, `multiple`, `all`) only if the schemas match.
-//! - Same action, one has no object (a bare `search`): confusable when text or shape give some
-//!   support (text ≥ 0.1 or shape ≥ 0.5).
+//! - Same action, one has no object (a bare `search`): confusable when text or shape give
+//!   support (text ≥ 0.3 or shape ≥ 0.5), or some text (≥ 0.1) and the bare tool's description
+//!   names the other's object (`fetch` "… articles, genes …" / `gene_getter`) or the other's
+//!   names what scopes the bare one (`complex_search` "… with certain tags" /
+//!   `search_by_tag`).
 //! - Same action, objects differ only by a qualifier: confusable when text and shape agree
 //!   (text ≥ 0.5 and shape ≥ 0.5, or text ≥ 0.7), or when text ≥ 0.5 and every call one
 //!   accepts the other accepts too (`list_directory(path)`, `list_directory_with_sizes(path,
@@ -78,7 +83,13 @@
 //!   word many names merely contain (`asset` in `asset-update`, `manage-asset-tags`) stays the
 //!   object.
 //!
-//! A pair whose descriptions name each other has a stated boundary and is dropped.
+//! - A listing that takes nothing but paging is no search (`list_models(cursor)` /
+//!   `search_models(query)`), and a get taking its object's id gets one, however its name is
+//!   spelled (`get_trainings(training_id)`). `untag_note` undoes `tag_note`.
+//!
+//! A pair whose descriptions name each other has a stated boundary and is dropped (a
+//! one-word name such as `search` counts as named only written as code, quoted, or followed
+//! by "tool": any description may use the word as a verb).
 //!
 //! # Cost
 //! Pairs are scored only for candidates sharing a key (a head token, a bare action's group,
@@ -101,7 +112,9 @@ use names::{
     NameParts, Read, broader, call_compatible, covers, distinct_inputs, generic, kind_of, numeric,
     split_name, updates_field, updates_state,
 };
-use words::{STOP_WORDS, WRITE_ACTIONS, canonical, opposite_groups, opposite_modifiers};
+use words::{
+    STOP_WORDS, WRITE_ACTIONS, agent_verb, canonical, opposite_groups, opposite_modifiers,
+};
 pub use words::{VERB_GROUPS, verb_group};
 
 /// A pair at or above this score is confusable.
@@ -221,7 +234,7 @@ impl Scorer {
             .map(|t| {
                 name_tokens(&t.name)
                     .iter()
-                    .map(|w| canonical(stem(w)))
+                    .map(|w| canonical(agent_verb(stem(w))))
                     .collect()
             })
             .collect();
@@ -355,10 +368,21 @@ impl Scorer {
                 .map(|w| canonical(w.to_owned()))
                 .collect();
             let mut params: Vec<(u32, f64)> = keys
-                .into_iter()
-                .map(|(k, w)| (intern(&mut pids, &mut pwords, k), w))
+                .iter()
+                .map(|(k, w)| (intern(&mut pids, &mut pwords, k.clone()), *w))
                 .collect();
             params.sort_unstable_by_key(|x| x.0);
+            // Which name words are spelled in the plural: a plural is a noun, even of a verb
+            // word (`shodan_queries` lists saved queries).
+            let raw = name_tokens(&t.name);
+            let raw = &raw[raw.len().saturating_sub(contents[i].len())..];
+            let spelled_plural: Vec<bool> = raw
+                .iter()
+                .map(|r| {
+                    let lower = r.to_lowercase();
+                    stem(&lower) != lower
+                })
+                .collect();
             let NameParts {
                 action,
                 mods,
@@ -366,16 +390,13 @@ impl Scorer {
                 qual,
                 many,
                 noun,
-            } = split_name(&contents[i]);
+            } = split_name(&contents[i], &spelled_plural);
             // Which object words the name spells in the plural (`get_tags_for_task`) and
             // which in the singular (`get_tag`): one tool and a list of them.
-            let raw = name_tokens(&t.name);
-            let raw = &raw[raw.len().saturating_sub(contents[i].len())..];
             let (mut plural, mut singular) = (BTreeSet::new(), BTreeSet::new());
-            for (r, w) in raw.iter().zip(&contents[i]) {
+            for (w, &p) in contents[i].iter().zip(&spelled_plural) {
                 if head.contains(w) {
-                    let lower = r.to_lowercase();
-                    if stem(&lower) != lower {
+                    if p {
                         plural.insert(w.clone());
                     } else {
                         singular.insert(w.clone());
@@ -395,6 +416,7 @@ impl Scorer {
                     .is_some_and(|n| plural.contains(n) && !singular.contains(n))
                 && !many
                 && !required_array(t.input_schema.as_ref())
+                && !noun.as_ref().is_some_and(|n| identifies(&keys, n))
             {
                 verb_group("list")
             } else {
@@ -415,6 +437,7 @@ impl Scorer {
                 param_words,
                 top_keys,
                 required_keys,
+                has_schema: t.input_schema.is_some(),
                 field_keys,
                 verb: contents[i]
                     .iter()
@@ -482,9 +505,7 @@ impl Scorer {
         if score < CONFUSABLE {
             return None;
         }
-        if (!y.name_lower.is_empty() && x.desc_lower.contains(&y.name_lower))
-            || (!x.name_lower.is_empty() && y.desc_lower.contains(&x.name_lower))
-        {
+        if names_tool(&x.desc_lower, &y.name_lower) || names_tool(&y.desc_lower, &x.name_lower) {
             return None;
         }
         let mut shared: Vec<(f64, &str)> = x
@@ -510,6 +531,14 @@ impl Scorer {
     }
 
     fn judge(&self, x: &Read, y: &Read, text: f64, shape: f64) -> Option<(f64, Relation)> {
+        // `untag_note` undoes `tag_note`, whatever the word lists know.
+        if x.mods.iter().chain(x.verb.iter()).any(|a| {
+            y.mods.iter().chain(y.verb.iter()).any(|b| {
+                a.strip_prefix("un") == Some(b.as_str()) || b.strip_prefix("un") == Some(a.as_str())
+            })
+        }) {
+            return None;
+        }
         // Both quote the same example request ("Why did task A fail?"): each description
         // claims the job, whatever the names say.
         if !x.examples.is_disjoint(&y.examples) {
@@ -618,6 +647,11 @@ impl Scorer {
             if many_differs && shape < 0.8 {
                 return None;
             }
+            // A listing that takes nothing but paging cannot do a search's job, nor a search
+            // a plain listing's (`list_models()` / `search_models(query)`).
+            if lists && (pages_only(x, y) || pages_only(y, x)) {
+                return None;
+            }
             return Some((0.6 + 0.4 * text.max(shape), Relation::SameJob));
         }
         // One names no object (`search`, `search_by_tag`). When neither does but each names
@@ -626,7 +660,18 @@ impl Scorer {
         let bare = |r: &Read| r.head.is_empty() && r.qual.iter().all(|w| self.weak(w));
         let two_targets = x.head.is_empty() && y.head.is_empty() && !bare(x) && !bare(y);
         if same_action && (x.head.is_empty() || y.head.is_empty()) && !two_targets {
-            return (!many_differs && (text >= 0.1 || shape >= 0.5))
+            // A bare action meets every tool of its action: it needs the text or the schema
+            // to agree, or its description to name the other's object (`search` over
+            // "articles, trials, variants …" for `article_searcher`).
+            let (bare_one, other) = if x.head.is_empty() { (x, y) } else { (y, x) };
+            // (Or the other's description names what scopes the bare one: `complex_search`
+            // "… documents with certain tags" for `search_by_tag`.)
+            let named = other
+                .noun
+                .as_deref()
+                .is_some_and(|n| mentions(&bare_one.desc_lower, n))
+                || bare_one.qual.iter().any(|q| mentions(&other.desc_lower, q));
+            return (!many_differs && (text >= 0.3 || shape >= 0.5 || (named && text >= 0.1)))
                 .then_some((0.5 + 0.5 * text.max(shape), Relation::BareAction));
         }
         if hx.is_empty() && hy.is_empty() {
@@ -775,6 +820,81 @@ impl Scorer {
     }
 }
 
+/// Parameters that only page through a listing.
+const PAGING: &[&str] = &[
+    "page",
+    "per_page",
+    "page_size",
+    "page_token",
+    "cursor",
+    "next_cursor",
+    "after",
+    "before",
+    "limit",
+    "offset",
+    "max_result",
+    "start_at",
+    "next_page_token",
+    "count",
+];
+
+/// `listing` is a plain listing (its verb `list`, or a get of a plural) taking nothing but
+/// paging, and `search` searches (`search`, `find`, `query` …).
+fn pages_only(listing: &Read, search: &Read) -> bool {
+    let plain = |r: &Read| {
+        r.verb
+            .as_deref()
+            .is_some_and(|v| matches!(v, "list" | "browse" | "enumerate" | "get"))
+    };
+    listing.has_schema
+        && plain(listing)
+        && !plain(search)
+        && listing
+            .top_keys
+            .iter()
+            .all(|k| PAGING.contains(&k.as_str()))
+}
+
+/// `desc` uses `word` (a stem) at the start of a word: `organization` in "NCI organizations".
+fn mentions(desc: &str, word: &str) -> bool {
+    !word.is_empty()
+        && desc.match_indices(word).any(|(i, _)| {
+            !desc[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        })
+}
+
+/// `desc` names the tool `name` (both lower case): as a whole word, and a one-word name
+/// (`search`, `fetch`, which any description may use as a verb) only when written as code
+/// (`` `search` ``), quoted, or followed by "tool".
+fn names_tool(desc: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let one_word = name.chars().all(char::is_alphanumeric);
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    desc.match_indices(name).any(|(i, _)| {
+        let before = desc[..i].chars().next_back();
+        let after = desc[i + name.len()..].chars().next();
+        if before.is_some_and(ident) || after.is_some_and(ident) {
+            return false;
+        }
+        !one_word
+            || (matches!(before, Some('`' | '"' | '\'' | '\u{201c}'))
+                && matches!(after, Some('`' | '"' | '\'' | '\u{201d}')))
+            || desc[i + name.len()..].trim_start().starts_with("tool")
+    })
+}
+
+/// Words a quoted request may start with besides an action word.
+const REQUEST_WORDS: &[&str] = &[
+    "tell", "give", "help", "what", "whats", "why", "how", "when", "which", "who", "where", "is",
+    "are", "can", "could", "did", "does", "do", "was", "were", "will", "would", "should", "any",
+    "please", "i", "my",
+];
+
 /// Quoted phrases hold at most this many characters to count as an example request.
 const MAX_EXAMPLE: usize = 200;
 
@@ -799,7 +919,9 @@ fn examples(desc: &str) -> BTreeSet<String> {
         rest = &body[close + body[close..].chars().next().map_or(1, char::len_utf8)..];
         // A request is a sentence: three words at least, apart by spaces (a quoted value
         // such as `"cloudwatch.aws/ec2"` or `"mp3_44100_128"` is not one).
+        // Nor is a header, a command or a template (`"Authorization: Bearer $TOKEN"`).
         if phrase.len() > MAX_EXAMPLE
+            || phrase.contains(['$', ':', '/', '=', '{', '}', '<', '>', '\\', '|'])
             || phrase
                 .split_whitespace()
                 .filter(|w| w.chars().any(char::is_alphabetic))
@@ -819,11 +941,29 @@ fn examples(desc: &str) -> BTreeSet<String> {
                 }
             })
             .collect();
-        if words.len() >= 3 {
+        // …and a request: a question, or an imperative or a question word first ("Tell me
+        // about DAG X", "Why did task A fail?"), not a quoted value ("Available in MCP").
+        let asks = phrase.trim_end().ends_with('?')
+            || words.first().is_some_and(|w| {
+                verb_group(&stem(w)).is_some() || REQUEST_WORDS.contains(&w.as_str())
+            });
+        if words.len() >= 3 && asks {
             out.insert(words.join(" "));
         }
     }
     out
+}
+
+/// A top-level parameter names one `noun` (`training_id`, `model_name`, `id`): a get that takes
+/// it gets one (`get_trainings(training_id)`), however the name is spelled.
+fn identifies(keys: &[(String, f64)], noun: &str) -> bool {
+    keys.iter().filter(|k| !k.0.contains('.')).any(|k| {
+        k.0 == "id"
+            || k.0
+                .strip_prefix(noun)
+                .and_then(|r| r.strip_prefix('_'))
+                .is_some_and(|r| matches!(r, "id" | "name" | "key" | "gid" | "uuid" | "slug"))
+    })
 }
 
 /// The schema requires a list (`open_nodes(names: [...])`).

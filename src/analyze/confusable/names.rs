@@ -26,6 +26,8 @@ pub(super) struct Read {
     pub(super) top_keys: BTreeSet<String>,
     /// The required ones.
     pub(super) required_keys: BTreeSet<String>,
+    /// It has an input schema (an empty one says it takes nothing; none says nothing).
+    pub(super) has_schema: bool,
     /// Top-level parameters and the fields of a request body one level down.
     pub(super) field_keys: BTreeSet<String>,
     pub(super) singular: BTreeSet<String>,
@@ -60,7 +62,9 @@ pub(super) struct NameParts {
     pub(super) noun: Option<String>,
 }
 
-pub(super) fn split_name(content: &[String]) -> NameParts {
+/// Read `content` (a name's words after the server prefix); `plural[i]`: word `i` is spelled in
+/// the plural, so it is a noun even when it is a verb word (`queries`, `checks`).
+pub(super) fn split_name(content: &[String], plural: &[bool]) -> NameParts {
     let mut action = None;
     let mut mods = BTreeSet::new();
     let mut head = BTreeSet::new();
@@ -76,6 +80,7 @@ pub(super) fn split_name(content: &[String]) -> NameParts {
             continue;
         }
         if action.is_none()
+            && !plural.get(i).copied().unwrap_or(false)
             && let Some(g) = verb_group(w)
         {
             action = Some(g);

@@ -537,7 +537,8 @@ fn a_get_of_a_plural_object_is_a_listing_and_an_update_covers_a_setter() {
         tool(
             "get_tickets",
             "Fetch the latest tickets with pagination.",
-            params(&["page", "per_page"]),
+            // (Sorting, not only paging: a listing that only pages is no search.)
+            params(&["page", "per_page", "sort_by"]),
         ),
         tool(
             "search_tickets",
@@ -812,8 +813,8 @@ fn a_get_of_many_named_ones_is_not_a_listing() {
     let tools = on_a_surface(vec![
         tool(
             "get_tickets",
-            "Get tickets, a page at a time.",
-            props(&[("page", "integer")], &[]),
+            "Get tickets, a page at a time, sorted as asked.",
+            props(&[("page", "integer"), ("sort_by", "string")], &[]),
         ),
         tool(
             "search_tickets",
@@ -1067,5 +1068,152 @@ fn a_rename_is_an_update_only_when_the_update_takes_the_name() {
     assert_eq!(
         names(&tools),
         [("update_board".into(), "rename_board".into())]
+    );
+}
+
+#[test]
+fn agent_nouns_are_actions_and_a_general_tool_naming_the_object_covers_them() {
+    let id = || props(&[("id", "string")], &["id"]);
+    let tools = on_a_surface(vec![
+        tool(
+            "fetch",
+            "Fetch full details of a record: articles, trials, genes or variants, by identifier.",
+            props(&[("id", "string"), ("domain", "string")], &["id", "domain"]),
+        ),
+        tool(
+            "gene_getter",
+            "Fetch detailed information for a gene by its symbol.",
+            id(),
+        ),
+        tool(
+            "trial_getter",
+            "Fetch detailed information for a trial by its NCT id.",
+            id(),
+        ),
+        // Not named by `fetch`'s description, and little text in common.
+        tool(
+            "alert_getter",
+            "Return the alert rules configured for the account.",
+            id(),
+        ),
+    ]);
+    let got = names(&tools);
+    assert!(
+        got.contains(&("fetch".into(), "gene_getter".into())),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("fetch".into(), "trial_getter".into())),
+        "{got:?}"
+    );
+    assert!(!got.iter().any(|p| p.1 == "alert_getter"), "{got:?}");
+}
+
+#[test]
+fn a_verb_word_spelled_plural_is_a_noun() {
+    let q = || props(&[("query", "string")], &["query"]);
+    let tools = on_a_surface(vec![
+        tool("shodan_search", "Search the database for hosts.", q()),
+        tool(
+            "shodan_queries",
+            "List the saved queries shared by users.",
+            props(&[("page", "integer"), ("sort", "string")], &[]),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_get_that_takes_its_objects_id_gets_one_whatever_its_plural() {
+    let tools = on_a_surface(vec![
+        tool(
+            "get_trainings",
+            "Get the current state of a training.",
+            props(&[("training_id", "string")], &[]),
+        ),
+        tool(
+            "list_trainings",
+            "Get a paginated list of all trainings, filtered by status.",
+            props(&[("status", "string")], &[]),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_one_word_name_is_named_only_as_code_or_a_tool() {
+    assert!(!names_tool("search pubmed for articles", "search"));
+    assert!(names_tool(
+        "use the `search` tool for several domains",
+        "search"
+    ));
+    assert!(names_tool(
+        "prefer the search tool for several domains",
+        "search"
+    ));
+    assert!(names_tool("use get_dag_run for one run", "get_dag_run"));
+    assert!(!names_tool("see get_dag_runs", "get_dag_run"));
+}
+
+#[test]
+fn a_quoted_value_is_no_example_request() {
+    let e = examples(
+        r#"Use when asked "Why did task A fail?" or "Tell me about DAG X". Returns "Upscaling models that create images", "Available in MCP", "Authorization: Bearer $TOKEN"."#,
+    );
+    assert_eq!(
+        e.into_iter().collect::<Vec<_>>(),
+        ["tell me about dag _", "why did task _ fail"]
+    );
+}
+
+#[test]
+fn an_un_verb_undoes_its_verb() {
+    let note = || {
+        props(
+            &[("note_id", "string"), ("tag", "string")],
+            &["note_id", "tag"],
+        )
+    };
+    let tools = on_a_surface(vec![
+        tool("tag_note", "Add a tag to a note.", note()),
+        tool("untag_note", "Remove a tag from a note.", note()),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_listing_that_only_pages_is_not_a_search() {
+    let tools = on_a_surface(vec![
+        tool(
+            "list_models",
+            "Get a paginated list of public models.",
+            props(&[("cursor", "string")], &[]),
+        ),
+        tool(
+            "search_models",
+            "Get a list of public models matching a query.",
+            props(&[("query", "string")], &["query"]),
+        ),
+        tool(
+            "list_issues",
+            "List issues with filters.",
+            props(
+                &[
+                    ("state", "string"),
+                    ("labels", "array"),
+                    ("page", "integer"),
+                ],
+                &[],
+            ),
+        ),
+        tool(
+            "search_issues",
+            "Search issues with a query.",
+            props(&[("q", "string")], &["q"]),
+        ),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("list_issues".into(), "search_issues".into())]
     );
 }

@@ -63,7 +63,8 @@ pub const VERB_GROUPS: &[&str] = &[
     "copy",
     "merge",
     "split",
-    "check verify validate test",
+    "check verify validate",
+    "test",
     "count",
     "aggregate",
     "format",
@@ -287,6 +288,49 @@ pub(super) const STOP_WORDS: &[&str] = &[
     "these", "this", "those", "to", "up", "use", "used", "using", "via", "was", "what", "when",
     "where", "which", "while", "who", "will", "with", "within", "without", "you", "your",
 ];
+
+/// Agent nouns read as their verb (`article_searcher` searches articles, `gene_getter` gets a
+/// gene).
+const AGENT_NOUNS: &[(&str, &str)] = &[
+    ("searcher", "search"),
+    ("getter", "get"),
+    ("fetcher", "fetch"),
+    ("lister", "list"),
+    ("finder", "find"),
+    ("reader", "read"),
+    ("writer", "write"),
+    ("creator", "create"),
+    ("updater", "update"),
+    ("deleter", "delete"),
+    ("remover", "remove"),
+    ("loader", "load"),
+    ("uploader", "upload"),
+    ("downloader", "download"),
+    ("exporter", "export"),
+    ("importer", "import"),
+    ("analyzer", "analyze"),
+    ("validator", "validate"),
+    ("checker", "check"),
+    ("generator", "generate"),
+    ("builder", "build"),
+    ("sender", "send"),
+    ("runner", "run"),
+    ("executor", "execute"),
+    ("converter", "convert"),
+    ("parser", "parse"),
+    ("scraper", "scrape"),
+    ("crawler", "crawl"),
+    ("inspector", "inspect"),
+    ("viewer", "view"),
+];
+
+/// The verb of an agent noun ([`AGENT_NOUNS`]), else the word.
+pub(super) fn agent_verb(word: String) -> String {
+    match AGENT_NOUNS.iter().find(|(n, _)| *n == word) {
+        Some((_, v)) => (*v).to_owned(),
+        None => word,
+    }
+}
 
 /// The group index of an action word.
 pub fn verb_group(word: &str) -> Option<usize> {
