@@ -387,6 +387,7 @@ impl Scorer {
                 action,
                 mods,
                 head,
+                more_verbs,
                 qual,
                 many,
                 noun,
@@ -427,6 +428,7 @@ impl Scorer {
                 desc_lower: t.description.as_deref().unwrap_or("").to_lowercase(),
                 action,
                 mods,
+                more_verbs,
                 head,
                 qual,
                 many,
@@ -615,9 +617,9 @@ impl Scorer {
         let qy = y.qual.difference(&x.qual).filter(|w| !self.weak(w)).count();
         let action = x.action.or(y.action);
         // A second verb in one name (`search_and_replace`, `interact_stop`) is another action.
-        let other_verb = only_x
-            .iter()
-            .chain(only_y.iter())
+        let other_verb = x
+            .more_verbs
+            .symmetric_difference(&y.more_verbs)
             .any(|w| verb_group(w).is_some_and(|g| Some(g) != action));
         // One is the many-version: a quantity word (`batch_`, `multiple`), or the same object
         // word spelled singular in one name and plural in the other (`create_event`,
@@ -643,8 +645,24 @@ impl Scorer {
         if hx.is_empty() && hy.is_empty() && shape < 0.8 && distinct_inputs(x, y) {
             return None;
         }
+        // Figures grouped another way (`get_login_stats` / `get_login_stats_by_client` /
+        // `_by_hour`): another breakdown is another answer.
+        if hx.is_empty()
+            && hy.is_empty()
+            && shape < 0.8
+            && x.qual != y.qual
+            && x.noun.as_deref().is_some_and(|n| AGGREGATES.contains(&n))
+        {
+            return None;
+        }
         if hx.is_empty() && hy.is_empty() && qx == 0 && qy == 0 {
             if many_differs && shape < 0.8 {
+                return None;
+            }
+            // Two names that are nothing but an action (`list`, `search`), spelled apart:
+            // the text or the schema must agree.
+            let only_action = |r: &Read| r.head.is_empty() && r.qual.is_empty();
+            if only_action(x) && only_action(y) && x.verb != y.verb && text < 0.1 && shape < 0.5 {
                 return None;
             }
             // A listing that takes nothing but paging cannot do a search's job, nor a search
@@ -819,6 +837,22 @@ impl Scorer {
         out
     }
 }
+
+/// Nouns of figures computed over many records: a qualifier says how they are grouped.
+const AGGREGATES: &[&str] = &[
+    "stat",
+    "statistic",
+    "count",
+    "metric",
+    "summary",
+    "breakdown",
+    "analytic",
+    "total",
+    "histogram",
+    "trend",
+    "aggregate",
+    "distribution",
+];
 
 /// Parameters that only page through a listing.
 const PAGING: &[&str] = &[

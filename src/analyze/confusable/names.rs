@@ -33,6 +33,8 @@ pub(super) struct Read {
     pub(super) singular: BTreeSet<String>,
     /// The head's noun (its last word).
     pub(super) noun: Option<String>,
+    /// Verb words after the action that are actions too (see [`NameParts`]).
+    pub(super) more_verbs: BTreeSet<String>,
     /// The example requests its description quotes that one or two other tools quote too
     /// (normalized: [`super::examples`]).
     pub(super) examples: BTreeSet<String>,
@@ -53,6 +55,10 @@ pub(super) struct NameParts {
     pub(super) mods: BTreeSet<String>,
     /// Object words before a preposition.
     pub(super) head: BTreeSet<String>,
+    /// Verb words after the action that are actions too: the name's last word
+    /// (`interact_stop`) or after a conjunction (`search_and_replace`); one inside a compound
+    /// noun (`password_update_events`) is not.
+    pub(super) more_verbs: BTreeSet<String>,
     /// Object words after it.
     pub(super) qual: BTreeSet<String>,
     /// A quantity word (`batch`, `multiple`): the many-version.
@@ -73,6 +79,7 @@ pub(super) fn split_name(content: &[String], plural: &[bool]) -> NameParts {
     let mut formats = BTreeSet::new();
     let mut noun = None;
     let mut last_format = None;
+    let mut more_verbs = BTreeSet::new();
     let mut in_qualifier = false;
     let mut skip = false;
     for (i, w) in content.iter().enumerate() {
@@ -101,6 +108,15 @@ pub(super) fn split_name(content: &[String], plural: &[bool]) -> NameParts {
             };
             skip = true;
             continue;
+        }
+        if action.is_some()
+            && verb_group(w).is_some()
+            && !plural.get(i).copied().unwrap_or(false)
+            && (i + 1 == content.len()
+                || i.checked_sub(1)
+                    .is_some_and(|p| CONJUNCTIONS.contains(&content[p].as_str())))
+        {
+            more_verbs.insert(w.clone());
         }
         // An article names nothing (`retrieve-a-block` is `retrieve block`); taken for a
         // preposition it made every object a qualifier and the head empty.
@@ -139,6 +155,7 @@ pub(super) fn split_name(content: &[String], plural: &[bool]) -> NameParts {
         action,
         mods,
         head,
+        more_verbs,
         qual,
         many,
         noun,
@@ -163,10 +180,12 @@ pub(super) fn covers(general: &Read, specific: &Read) -> bool {
         return false;
     }
     if generic(general) {
-        return specific
-            .head
-            .iter()
-            .all(|h| general.desc_lower.contains(h.as_str()))
+        // (A specific tool taking nothing fits inside any general one's parameters.)
+        return !specific.top_keys.is_empty()
+            && specific
+                .head
+                .iter()
+                .all(|h| general.desc_lower.contains(h.as_str()))
             && specific.top_keys.is_subset(&general.top_keys);
     }
     // What `specific` names beyond `general`'s object, `general` takes as parameters.
@@ -320,6 +339,18 @@ pub(super) fn get_or_create(a: usize, b: usize) -> bool {
 
 /// Actions that change one state of an object (what an update tool's field can do too).
 const STATE_ACTIONS: &[&str] = &[
+    "moderate",
+    "approve",
+    "reject",
+    "resolve",
+    "unresolve",
+    "reopen",
+    "complete",
+    "star",
+    "unstar",
+    "mute",
+    "unmute",
+    "snooze",
     "archive",
     "unarchive",
     "watch",
@@ -339,6 +370,30 @@ const STATE_ACTIONS: &[&str] = &[
     "assign",
     "unassign",
 ];
+
+/// Fields that hold an object's state.
+const STATE_FIELDS: &[&str] = &[
+    "status",
+    "state",
+    "stage",
+    "visibility",
+    "archived",
+    "closed",
+];
+
+/// `text` has `word` as a whole word.
+fn mentions_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+            && !text[i + word.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric)
+    })
+}
 
 /// `update` (unqualified, on the same object) can do `state`'s job: `state`'s action only
 /// changes one state, and `update` either takes every parameter `state` takes
@@ -364,7 +419,11 @@ pub(super) fn updates_state(update: &Read, state: &Read) -> bool {
             .top_keys
             .iter()
             .any(|k| !identifier(k) && k != "type" && !k.ends_with("_type"));
-    takes_all || update.desc_lower.contains(verb)
+    // Or the state tool says it changes a state field the update takes (`moderate_comment`:
+    // "… by changing its status" / `update_comment(status)`).
+    let says_field = fields(update)
+        .any(|f| STATE_FIELDS.contains(&f.as_str()) && mentions_word(&state.desc_lower, &f));
+    takes_all || says_field || update.desc_lower.contains(verb)
 }
 
 /// A parameter that only says which object (`listId`, `board_id`, `gid`, `version`).

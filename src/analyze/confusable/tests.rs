@@ -1217,3 +1217,99 @@ fn a_listing_that_only_pages_is_not_a_search() {
         [("list_issues".into(), "search_issues".into())]
     );
 }
+
+#[test]
+fn a_state_tool_naming_the_field_an_update_takes_is_covered() {
+    let tools = on_a_surface(vec![
+        tool(
+            "update_comment",
+            "Update an existing comment.",
+            props(
+                &[
+                    ("comment_id", "integer"),
+                    ("content", "string"),
+                    ("status", "string"),
+                ],
+                &["comment_id"],
+            ),
+        ),
+        tool(
+            "moderate_comment",
+            "Moderate a comment by changing its status.",
+            props(
+                &[("comment_id", "integer"), ("action", "string")],
+                &["comment_id", "action"],
+            ),
+        ),
+    ]);
+    assert_eq!(
+        names(&tools),
+        [("update_comment".into(), "moderate_comment".into())]
+    );
+}
+
+#[test]
+fn figures_grouped_another_way_are_another_answer() {
+    let realm = || props(&[("realm", "string")], &["realm"]);
+    let tools = on_a_surface(vec![
+        tool(
+            "get_login_stats",
+            "Get login statistics for the realm.",
+            realm(),
+        ),
+        tool(
+            "get_login_stats_by_client",
+            "Get login statistics for the realm, per client.",
+            realm(),
+        ),
+        tool(
+            "get_login_stats_by_hour",
+            "Get login statistics for the realm, per hour.",
+            realm(),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn two_bare_actions_spelled_apart_need_text_or_schema() {
+    let tools = on_a_surface(vec![
+        tool(
+            "list",
+            "Show every task of every task list.",
+            props(&[("tasklist", "string")], &[]),
+        ),
+        tool(
+            "search",
+            "Find tasks by a keyword.",
+            props(&[("query", "string")], &["query"]),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_verb_inside_a_compound_noun_is_no_second_action() {
+    let realm = || props(&[("realm", "string"), ("type", "string")], &["realm"]);
+    let tools = on_a_surface(vec![
+        tool(
+            "get_events",
+            "Get the events of a realm, filtered by event type.",
+            realm(),
+        ),
+        tool(
+            "get_password_update_events",
+            "Get the events of a realm where a password was updated, filtered by event type.",
+            realm(),
+        ),
+    ]);
+    let s = Scorer::new(&tools);
+    assert!(
+        s.tools[1].more_verbs.is_empty(),
+        "{:?}",
+        s.tools[1].more_verbs
+    );
+    // `interact_stop` ends on a verb: that one is a second action.
+    let t = on_a_surface(vec![tool("interact_stop", "Stop the session.", json!({}))]);
+    assert!(Scorer::new(&t).tools[0].more_verbs.contains("stop"));
+}

@@ -118,6 +118,16 @@ pub const VERB_GROUPS: &[&str] = &[
     "submit",
     "review",
     "recommend suggest",
+    "moderate",
+    "resolve",
+    "unresolve",
+    "reopen",
+    "complete",
+    "star",
+    "unstar",
+    "mute",
+    "unmute",
+    "snooze",
 ];
 
 /// Opposite actions (by a word of each group).
