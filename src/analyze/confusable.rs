@@ -684,11 +684,18 @@ impl Scorer {
             let (bare_one, other) = if x.head.is_empty() { (x, y) } else { (y, x) };
             // (Or the other's description names what scopes the bare one: `complex_search`
             // "… documents with certain tags" for `search_by_tag`.)
-            let named = other
-                .noun
-                .as_deref()
-                .is_some_and(|n| mentions(&bare_one.desc_lower, n))
-                || bare_one.qual.iter().any(|q| mentions(&other.desc_lower, q));
+            let scope_named = bare_one.qual.iter().any(|q| mentions(&other.desc_lower, q));
+            let named = scope_named
+                || other
+                    .noun
+                    .as_deref()
+                    .is_some_and(|n| mentions(&bare_one.desc_lower, n));
+            // Scoped by an input the other does not take (`search_by_subject(subject)` /
+            // `search_all_messages`): what the model holds picks the tool, unless the other's
+            // description says it covers that scope too.
+            if !scope_named && shape < 0.8 && distinct_inputs(x, y) {
+                return None;
+            }
             return (!many_differs && (text >= 0.3 || shape >= 0.5 || (named && text >= 0.1)))
                 .then_some((0.5 + 0.5 * text.max(shape), Relation::BareAction));
         }

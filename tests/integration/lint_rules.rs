@@ -868,3 +868,14 @@ fn id_and_identifier_are_two_values_not_two_spellings() {
     assert_eq!(drift.len(), 1, "{drift:?}");
     assert!(drift[0].message.contains("`q`"), "{}", drift[0].message);
 }
+
+#[test]
+fn a_short_cjk_sentence_is_not_too_short() {
+    let f = lint_json(json!({"tools": [
+        {"name": "list_room_messages", "description": "チャットのメッセージ一覧を取得",
+         "inputSchema": {"type": "object", "properties": {"room_id": {"type": "integer"}}}},
+        {"name": "get_room", "description": "部屋",
+         "inputSchema": {"type": "object", "properties": {"room_id": {"type": "integer"}}}}
+    ]}));
+    assert_eq!(findings_on(&f, "description-too-short"), ["get_room"]);
+}

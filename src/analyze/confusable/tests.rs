@@ -1313,3 +1313,43 @@ fn a_verb_inside_a_compound_noun_is_no_second_action() {
     let t = on_a_surface(vec![tool("interact_stop", "Stop the session.", json!({}))]);
     assert!(Scorer::new(&t).tools[0].more_verbs.contains("stop"));
 }
+
+#[test]
+fn a_search_scoped_by_an_input_the_general_one_lacks_is_told_apart() {
+    let dates = |k: Option<&str>| {
+        let mut p = vec![("start_date", "string"), ("end_date", "string")];
+        let mut r = vec![];
+        if let Some(k) = k {
+            p.push((k, "string"));
+            r.push(k);
+        }
+        props(&p, &r)
+    };
+    let tools = on_a_surface(vec![
+        tool(
+            "search_all_messages",
+            "Search all messages across mailboxes with an optional date range.",
+            dates(None),
+        ),
+        tool(
+            "search_by_subject",
+            "Search messages by subject keywords with an optional date range.",
+            dates(Some("subject")),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+    // The general one says it covers that scope: confusable.
+    let tools = on_a_surface(vec![
+        tool(
+            "search_all_messages",
+            "Search all messages, by subject, sender or date range.",
+            dates(None),
+        ),
+        tool(
+            "search_by_subject",
+            "Search messages by subject keywords with an optional date range.",
+            dates(Some("subject")),
+        ),
+    ]);
+    assert_eq!(names(&tools).len(), 1, "{:?}", names(&tools));
+}

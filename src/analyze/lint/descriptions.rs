@@ -66,7 +66,11 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             ));
         } else {
             let n = text.chars().count();
-            if n < min && !says_action_and_object(text, &facts.words, params_described(tool)) {
+            // A CJK character carries about a word: 「チャットのメッセージ一覧を取得」 is a full
+            // sentence in 15 characters, and it has no spaces to find an action and an object
+            // by, so such text is judged by its weight, not its character count.
+            let weight: usize = text.chars().map(|c| if cjk(c) { 3 } else { 1 }).sum();
+            if weight < min && !says_action_and_object(text, &facts.words, params_described(tool)) {
                 out.push(tool_finding(
                     Severity::Warn,
                     "description-too-short",
@@ -147,6 +151,12 @@ fn says_action_and_object(text: &str, name_words: &[String], described: bool) ->
             crate::analyze::confusable::verb_group(&crate::surface::terms::stem(w)).is_some()
                 || w.ends_with('s')
         })
+}
+
+/// A Chinese, Japanese or Korean character (Han, kana, Hangul).
+fn cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
 /// Every top-level parameter has a description (none at all counts as described).
