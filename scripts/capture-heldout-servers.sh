@@ -28,6 +28,8 @@
 #                      (scripts/capture-heldout-g-servers.sh is `--set g`)
 #   --set h            tests/fixtures/heldout-h/   installs under target/heldout-h-servers/
 #                      (scripts/capture-heldout-h-servers.sh is `--set h`)
+#   --set j            tests/fixtures/heldout-j/   installs under target/heldout-j-servers/
+#                      (scripts/capture-heldout-j-servers.sh is `--set j`)
 # No server is in two sets, nor in issue 13's test set (every MCP reference server other than
 # everything/filesystem/memory, GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion,
 # or a fork of one): the corpus must be servers nobody tuned the lint rules on, and a held-out set
@@ -39,7 +41,7 @@
 # capture date it had in SOURCES.md. A server that fails to install or to list keeps its snapshot
 # and SOURCES.md row as they were; the script then names it and exits 1.
 #
-# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c|d|e|f|g|h] [NAME...]   (no NAME: every server of the set)
+# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c|d|e|f|g|h|j] [NAME...]   (no NAME: every server of the set)
 # Knobs:   WORK_DIR (default: the set's install folder above)   SDK_VERSION=1.32.2
 #          PYTHON=python3 (3.11+)   CAPTURE_TIMEOUT=120 (seconds per server)
 # Needs:   node >= 18, npm, python3 with venv; reaches only the npm registry and PyPI.
@@ -67,7 +69,9 @@ case "$SET" in
      TITLE="Sources of the held-out set g server snapshots" ;;
   h) OUT_DIR="$ROOT/tests/fixtures/heldout-h"; WORK_REL=target/heldout-h-servers; SCRIPT=scripts/capture-heldout-h-servers.sh
      TITLE="Sources of the held-out set h server snapshots" ;;
-  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b, c, d, e, f, g or h)" >&2; exit 2 ;;
+  j) OUT_DIR="$ROOT/tests/fixtures/heldout-j"; WORK_REL=target/heldout-j-servers; SCRIPT=scripts/capture-heldout-j-servers.sh
+     TITLE="Sources of the held-out set j server snapshots" ;;
+  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b, c, d, e, f, g, h or j)" >&2; exit 2 ;;
 esac
 WORK_DIR="${WORK_DIR:-$ROOT/$WORK_REL}"
 SDK_VERSION="${SDK_VERSION:-1.32.2}"
@@ -309,6 +313,33 @@ SERVERS_H=(
   "linkedin|pypi|flin-linkedin-posts-mcp|0.2.9|flin-linkedin-posts-mcp|"
   "tally|pypi|tally-mcp|0.2.0|tally-mcp|"
 )
+# Set j (tests/fixtures/heldout-j/README.md): services teams run and use (error tracking, a forum,
+# bookmarks, a messaging bot, personal tasks, fitness tracking, IT service management, network
+# inventory, a managed Kubernetes service, a cache), chosen after sets g and h while set i was made
+# alongside it, so no server is in both (a shared claims list). Dummy credentials throughout; karakeep,
+# servicenow and netbox get a closed loopback port as their URL and list their tools without reaching
+# it; discourse and omnifocus get nothing. omnifocus starts a helper daemon of
+# its own that outlives the capture (end it by its pid afterwards).
+# Tried and left out (2026-12-01), past this set's 9-35 tools: @shortcut/mcp 0.25.0 (56),
+# backlog-mcp-server 0.20.4 (63), the PyPI mcp-grafana 2.1.1 (79), listmonk-mcp-bridge 0.4.40 (37),
+# ghostfolio-mcp 1.8.1 (39), proxmox-mcp-server 1.4.4 (286); below it: plausible-mcp 0.1.2 (8).
+# Fail to start with the dependencies they resolve today: the PyPI tilt-mcp 0.1.3 and mcp-stata 3.3.0
+# (import mcp.server.fastmcp, gone in mcp 2.x); plex-mcp-server 1.5.0 does not list within 60 s with
+# a closed loopback URL. Cannot install here: anilist-mcp 1.4.0 (a dependency missing from the npm
+# registry). Need a newer Python than 3.11 (pip finds no such release for it): postgres-mcp 0.3.0,
+# rootly-mcp-server 2.3.22, jellyfin-mcp 2.3.5, mattermost-mcp 2.4.6.
+SERVERS_J=(
+  "hevy|npm|hevy-mcp|6.1.13|hevy-mcp|HEVY_API_KEY=dummy"
+  "karakeep|npm|@karakeep/mcp|0.33.1|karakeep-mcp|KARAKEEP_API_ADDR=http://127.0.0.1:1 KARAKEEP_API_KEY=dummy"
+  "rollbar|npm|@rollbar/mcp-server|0.6.0|rollbar-mcp-server|ROLLBAR_ACCESS_TOKEN=dummy"
+  "line|npm|@line/line-bot-mcp-server|0.5.0|line-bot-mcp-server|CHANNEL_ACCESS_TOKEN=dummy DESTINATION_USER_ID=dummy"
+  "discourse|npm|@discourse/mcp|0.3.1|discourse-mcp|"
+  "omnifocus|npm|omnifocus-mcp|1.16.0|omnifocus-mcp|"
+  "eks|pypi|awslabs-eks-mcp-server|0.2.1|awslabs.eks-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
+  "servicenow|pypi|mfa-servicenow-mcp|1.25.4|servicenow-mcp|SERVICENOW_INSTANCE_URL=http://127.0.0.1:1 SERVICENOW_USERNAME=dummy SERVICENOW_PASSWORD=dummy"
+  "memcached|pypi|awslabs-memcached-mcp-server|1.1.1|awslabs.memcached-mcp-server|MEMCACHED_HOST=127.0.0.1 MEMCACHED_PORT=1 FASTMCP_LOG_LEVEL=ERROR"
+  "netbox|pypi|netbox-mcp|0.2.1|netbox-mcp|NETBOX_URL=http://127.0.0.1:1 NETBOX_TOKEN=dummy"
+)
 case "$SET" in
   real) SERVERS=("${SERVERS_REAL[@]}") ;;
   a) SERVERS=("${SERVERS_A[@]}") ;;
@@ -319,6 +350,7 @@ case "$SET" in
   f) SERVERS=("${SERVERS_F[@]}") ;;
   g) SERVERS=("${SERVERS_G[@]}") ;;
   h) SERVERS=("${SERVERS_H[@]}") ;;
+  j) SERVERS=("${SERVERS_J[@]}") ;;
 esac
 
 want() { # is server $1 selected on the command line?
