@@ -68,6 +68,7 @@ const MUTATING: &[&str] = &[
 ];
 /// Leading name verbs that destroy data or state.
 const DESTRUCTIVE: &[&str] = &[
+    "clear",
     "delete",
     "destroy",
     "drop",
@@ -94,6 +95,27 @@ const EXECUTING: &[&str] = &[
     "exec", "execute", "eval", "evaluate", "shell", "bash", "command", "script", "sql", "code",
     "process", "terminal",
 ];
+
+/// Parameters that choose what a multi-operation tool does (`sites_manage(action)`).
+const OPERATION_PARAMS: &[&str] = &["action", "operation", "op", "command", "method", "mode"];
+
+/// A multi-operation tool one of whose operations destroys (`action: "delete"`): the
+/// parameter and that value.
+fn destructive_operation(tool: &Tool) -> Option<(String, String)> {
+    let props = tool.input_schema.as_ref()?.get("properties")?.as_object()?;
+    props
+        .iter()
+        .filter(|(k, _)| OPERATION_PARAMS.contains(&k.to_lowercase().as_str()))
+        .find_map(|(k, p)| {
+            let values = p.get("enum").and_then(Value::as_array)?;
+            values.iter().filter_map(Value::as_str).find_map(|v| {
+                let first = crate::surface::terms::name_tokens(v).into_iter().next()?;
+                DESTRUCTIVE
+                    .contains(&first.as_str())
+                    .then(|| (k.clone(), v.to_owned()))
+            })
+        })
+}
 
 /// Whether a tool comes from a format that carries MCP annotations.
 fn mcp_format(tool: &Tool) -> bool {
@@ -224,6 +246,8 @@ fn dangerous_unannotated(input: &LintInput<'_>, out: &mut Vec<Finding>) {
         }
         let why = if let Some(verb) = leading_verb(&facts.words, DESTRUCTIVE) {
             format!("its name (`{verb}`) says it destroys data")
+        } else if let Some((param, op)) = destructive_operation(tool) {
+            format!("its `{param}` can be `{op}`")
         } else if let Some(w) = facts
             .words
             .iter()
