@@ -640,6 +640,11 @@ impl Scorer {
         if other_verb {
             return look_alike();
         }
+        // The same words, another noun: inverse look-ups (`get_card_dashboards`, the dashboards
+        // of a card / `get_dashboard_cards`, the cards of a dashboard).
+        if hx.is_empty() && hy.is_empty() && x.noun != y.noun && !(shape >= 0.85 && text >= 0.5) {
+            return None;
+        }
         // The same object scoped by different inputs (`get_post_by_id` / `get_post_by_slug`):
         // what the model holds picks the tool, unless the schemas match anyway.
         if hx.is_empty() && hy.is_empty() && shape < 0.8 && distinct_inputs(x, y) {
@@ -957,7 +962,12 @@ fn examples(desc: &str) -> BTreeSet<String> {
             break;
         };
         let phrase = &body[..close];
+        let before = rest[..open].trim_end().chars().next_back();
         rest = &body[close + body[close..].chars().next().map_or(1, char::len_utf8)..];
+        // A JSON value or key (`{"text": "Tests failed on main"}`) is data, not a request.
+        if matches!(before, Some(':' | '{' | '[' | ',')) || rest.trim_start().starts_with(':') {
+            continue;
+        }
         // A request is a sentence: three words at least, apart by spaces (a quoted value
         // such as `"cloudwatch.aws/ec2"` or `"mp3_44100_128"` is not one).
         // Nor is a header, a command or a template (`"Authorization: Bearer $TOKEN"`).

@@ -181,12 +181,23 @@ pub(super) fn covers(general: &Read, specific: &Read) -> bool {
     }
     if generic(general) {
         // (A specific tool taking nothing fits inside any general one's parameters.)
+        // It takes what the specific one takes, or both address one object by an id and
+        // the general one is not scoped by the specific's object (`glpi_get_item(path,
+        // item_id)` / `glpi_get_asset(asset_type, asset_id)`; not `list_objects(bucket)` /
+        // `list_buckets`).
+        let addresses_one = |r: &Read| r.top_keys.iter().any(|k| identifier(k));
+        let scoped_by = specific
+            .noun
+            .as_ref()
+            .is_some_and(|n| general.param_words.contains(n));
+        let takes = specific.top_keys.is_subset(&general.top_keys)
+            || (addresses_one(general) && addresses_one(specific) && !scoped_by);
         return !specific.top_keys.is_empty()
+            && takes
             && specific
                 .head
                 .iter()
-                .all(|h| general.desc_lower.contains(h.as_str()))
-            && specific.top_keys.is_subset(&general.top_keys);
+                .all(|h| general.desc_lower.contains(h.as_str()));
     }
     // What `specific` names beyond `general`'s object, `general` takes as parameters.
     let named: BTreeSet<&String> = specific.head.union(&specific.qual).collect();

@@ -1158,7 +1158,7 @@ fn a_one_word_name_is_named_only_as_code_or_a_tool() {
 #[test]
 fn a_quoted_value_is_no_example_request() {
     let e = examples(
-        r#"Use when asked "Why did task A fail?" or "Tell me about DAG X". Returns "Upscaling models that create images", "Available in MCP", "Authorization: Bearer $TOKEN"."#,
+        r#"Use when asked "Why did task A fail?" or "Tell me about DAG X". Returns "Upscaling models that create images", "Available in MCP", "Authorization: Bearer $TOKEN". Example: {"text": "Tests failed on main"}."#,
     );
     assert_eq!(
         e.into_iter().collect::<Vec<_>>(),
@@ -1352,4 +1352,55 @@ fn a_search_scoped_by_an_input_the_general_one_lacks_is_told_apart() {
         ),
     ]);
     assert_eq!(names(&tools).len(), 1, "{:?}", names(&tools));
+}
+
+#[test]
+fn inverse_look_ups_are_two_jobs() {
+    let tools = on_a_surface(vec![
+        tool(
+            "get_card_dashboards",
+            "Get the dashboards a card is on.",
+            props(&[("card_id", "integer")], &["card_id"]),
+        ),
+        tool(
+            "get_dashboard_cards",
+            "Get the cards of a dashboard.",
+            props(&[("dashboard_id", "integer")], &["dashboard_id"]),
+        ),
+    ]);
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
+}
+
+#[test]
+fn a_generic_tool_addressing_any_object_by_id_covers_a_typed_one() {
+    let tools = on_a_surface(vec![
+        tool(
+            "get_item",
+            "Get one item by endpoint path and ID, e.g. path='Assets/Computer', item_id=12.",
+            props(&[("path", "string"), ("item_id", "integer")], &["path"]),
+        ),
+        tool(
+            "get_asset",
+            "Get one asset by type and ID.",
+            props(
+                &[("asset_type", "string"), ("asset_id", "integer")],
+                &["asset_type", "asset_id"],
+            ),
+        ),
+        // Objects listed inside a bucket: the generic tool is scoped by the bucket.
+        tool(
+            "list_objects",
+            "List the objects in a bucket.",
+            props(
+                &[("bucket_name", "string"), ("object_id", "string")],
+                &["bucket_name"],
+            ),
+        ),
+        tool(
+            "list_buckets",
+            "List the buckets of a project.",
+            props(&[("project_id", "string")], &["project_id"]),
+        ),
+    ]);
+    assert_eq!(names(&tools), [("get_item".into(), "get_asset".into())]);
 }
