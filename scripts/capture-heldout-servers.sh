@@ -32,6 +32,8 @@
 #                      (scripts/capture-heldout-j-servers.sh is `--set j`)
 #   --set i            tests/fixtures/heldout-i/   installs under target/heldout-i-servers/
 #                      (scripts/capture-heldout-i-servers.sh is `--set i`)
+#   --set k            tests/fixtures/heldout-k/   installs under target/heldout-k-servers/
+#                      (scripts/capture-heldout-k-servers.sh is `--set k`)
 # No server is in two sets, nor in issue 13's test set (every MCP reference server other than
 # everything/filesystem/memory, GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion,
 # or a fork of one): the corpus must be servers nobody tuned the lint rules on, and a held-out set
@@ -43,7 +45,7 @@
 # capture date it had in SOURCES.md. A server that fails to install or to list keeps its snapshot
 # and SOURCES.md row as they were; the script then names it and exits 1.
 #
-# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c|d|e|f|g|h|i|j] [NAME...]   (no NAME: every server of the set)
+# Usage:   scripts/capture-heldout-servers.sh [--set real|a|b|c|d|e|f|g|h|i|j|k] [NAME...]   (no NAME: every server of the set)
 # Knobs:   WORK_DIR (default: the set's install folder above)   SDK_VERSION=1.32.2
 #          PYTHON=python3 (3.11+)   CAPTURE_TIMEOUT=120 (seconds per server)
 # Needs:   node >= 18, npm, python3 with venv; reaches only the npm registry and PyPI.
@@ -75,7 +77,9 @@ case "$SET" in
      TITLE="Sources of the held-out set j server snapshots" ;;
   i) OUT_DIR="$ROOT/tests/fixtures/heldout-i"; WORK_REL=target/heldout-i-servers; SCRIPT=scripts/capture-heldout-i-servers.sh
      TITLE="Sources of the held-out set i server snapshots" ;;
-  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b, c, d, e, f, g, h, i or j)" >&2; exit 2 ;;
+  k) OUT_DIR="$ROOT/tests/fixtures/heldout-k"; WORK_REL=target/heldout-k-servers; SCRIPT=scripts/capture-heldout-k-servers.sh
+     TITLE="Sources of the held-out set k server snapshots" ;;
+  *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b, c, d, e, f, g, h, i, j or k)" >&2; exit 2 ;;
 esac
 WORK_DIR="${WORK_DIR:-$ROOT/$WORK_REL}"
 SDK_VERSION="${SDK_VERSION:-1.32.2}"
@@ -377,6 +381,28 @@ SERVERS_I=(
   "homebox|pypi|homebox-mcp|1.4.0|homebox-mcp|HOMEBOX_URL=http://127.0.0.1:1 HOMEBOX_USERNAME=dummy@example.com HOMEBOX_PASSWORD=dummy"
   "glpi|pypi|glpi-mcp-server|0.1.0|glpi-mcp-server|GLPI_URL=http://127.0.0.1:1 GLPI_CLIENT_ID=dummy GLPI_CLIENT_SECRET=dummy GLPI_USERNAME=dummy GLPI_PASSWORD=dummy"
 )
+# Set k (tests/fixtures/heldout-k/README.md): services and data stores teams run and ship agents
+# on (a time-series database, a search engine, a key-value store with search, a message broker,
+# serverless deployment, messaging APIs, translation, accounting), chosen after sets i and j while
+# set l was made alongside it, so no server is in both (a shared claims list). Dummy credentials
+# throughout; influxdb3 and meilisearch get a closed loopback port as their URL, valkey a closed
+# loopback port, and list their tools without reaching it; amazon-mq gets a dummy AWS config file
+# with a default profile (it looks the profile up at start).
+# Tried and left out (2026-12-01), past this set's 9-35 tools: @bitwarden/mcp-server 2026.7.0 (59),
+# amq-mcp-server-rabbitmq 4.0.0 (39), awslabs-amazon-sns-sqs-mcp-server 2.1.1 (43, with the same
+# AWS config); below it: awslabs-dynamodb-mcp-server 2.1.8 (8), ynab-mcp-server 0.1.2 (lists 0
+# tools with a dummy token). Fail to start or list: @sanity/mcp-server 0.12.2 installs no command;
+# keboola-mcp-server 1.105.1 rejects a loopback Storage API URL and cannot resolve the real one here.
+SERVERS_K=(
+  "influxdb3|npm|@influxdata/influxdb3-mcp-server|1.4.1|influxdb-mcp-server|INFLUX_DB_INSTANCE_URL=http://127.0.0.1:1 INFLUX_DB_TOKEN=dummy INFLUX_DB_PRODUCT_TYPE=core"
+  "freee|npm|freee-mcp|0.35.2|freee-mcp|FREEE_CLIENT_ID=dummy FREEE_CLIENT_SECRET=dummy"
+  "lara|npm|@translated/lara-mcp|1.0.6|lara-mcp|LARA_ACCESS_KEY_ID=dummy LARA_ACCESS_KEY_SECRET=dummy"
+  "vonage|npm|@vonage/vonage-mcp-server-api-bindings|1.4.0|vonage-mcp-server-api-bindings|VONAGE_API_KEY=dummy VONAGE_API_SECRET=dummy VONAGE_APPLICATION_ID=dummy VONAGE_PRIVATE_KEY64=dummy"
+  "meilisearch|pypi|meilisearch-mcp|0.7.0|meilisearch-mcp|MEILI_HTTP_ADDR=http://127.0.0.1:1 MEILI_MASTER_KEY=dummy"
+  "serverless|pypi|awslabs-aws-serverless-mcp-server|0.2.0|awslabs.aws-serverless-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
+  "amazon-mq|pypi|awslabs-amazon-mq-mcp-server|2.1.1|awslabs.amazon-mq-mcp-server|AWS_CONFIG_FILE={data}/aws-config AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
+  "valkey|pypi|awslabs-valkey-mcp-server|1.1.1|awslabs.valkey-mcp-server|VALKEY_HOST=127.0.0.1 VALKEY_PORT=1 FASTMCP_LOG_LEVEL=ERROR"
+)
 case "$SET" in
   real) SERVERS=("${SERVERS_REAL[@]}") ;;
   a) SERVERS=("${SERVERS_A[@]}") ;;
@@ -389,6 +415,7 @@ case "$SET" in
   h) SERVERS=("${SERVERS_H[@]}") ;;
   j) SERVERS=("${SERVERS_J[@]}") ;;
   i) SERVERS=("${SERVERS_I[@]}") ;;
+  k) SERVERS=("${SERVERS_K[@]}") ;;
 esac
 
 want() { # is server $1 selected on the command line?
@@ -471,6 +498,10 @@ for row in "${SERVERS[@]}"; do
     keys='{"installed":{"client_id":"dummy.apps.googleusercontent.com","client_secret":"dummy","redirect_uris":["http://localhost"]}}'
     echo "$keys" > "$data/gcp-oauth.keys.json"
     mkdir -p "$home/.gmail-mcp" && echo "$keys" > "$home/.gmail-mcp/gcp-oauth.keys.json"
+  fi
+  if [[ "$name" == amazon-mq ]]; then
+    # A dummy AWS config with a default profile (the server looks the profile up at start).
+    printf '%s\n' '[default]' 'region = us-east-1' > "$data/aws-config"
   fi
   cmdline="${cmdline//\{data\}/$data}"; envs="${envs//\{data\}/$data}"
   read -r -a argv <<< "$cmdline"
