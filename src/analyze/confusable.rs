@@ -103,7 +103,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::surface::Tool;
-use crate::surface::terms::{name_tokens, stem};
+use crate::surface::terms::{STOP_WORDS, name_tokens, stem};
 
 mod names;
 mod words;
@@ -112,10 +112,8 @@ use names::{
     NameParts, Read, broader, call_compatible, covers, distinct_inputs, generic, kind_of, numeric,
     split_name, updates_field, updates_state,
 };
-use words::{
-    STOP_WORDS, WRITE_ACTIONS, agent_verb, canonical, opposite_groups, opposite_modifiers,
-};
 pub use words::{VERB_GROUPS, verb_group};
+use words::{WRITE_ACTIONS, agent_verb, canonical, opposite_groups, opposite_modifiers};
 
 /// A pair at or above this score is confusable.
 pub const CONFUSABLE: f64 = 0.5;

@@ -59,8 +59,9 @@ pub fn stem(word: &str) -> String {
     }
 }
 
-/// English function words that never count as shared or distinguishing terms.
-const STOP_WORDS: &[&str] = &[
+/// English function words that never count as shared or distinguishing terms (the pair
+/// scorer's text vector leaves them out too).
+pub const STOP_WORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
     "but", "by", "can", "do", "does", "each", "either", "for", "from", "has", "have", "how", "if",
     "in", "into", "is", "it", "its", "may", "more", "most", "no", "not", "of", "on", "one", "only",

@@ -1,5 +1,6 @@
 //! The word lists the pair scorer reads names with: verb groups and their opposites, opposite
-//! modifiers, prepositions, filler, formats, quantity words and stop words.
+//! modifiers, prepositions, filler, formats and quantity words (stop words are
+//! `surface::terms::STOP_WORDS`).
 
 use std::collections::HashMap;
 
@@ -288,16 +289,6 @@ pub(super) fn canonical(word: String) -> String {
         None => word,
     }
 }
-
-/// English function words left out of the text vector.
-pub(super) const STOP_WORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
-    "but", "by", "can", "do", "does", "each", "either", "for", "from", "has", "have", "how", "if",
-    "in", "into", "is", "it", "its", "may", "more", "most", "no", "not", "of", "on", "one", "only",
-    "or", "other", "should", "so", "such", "than", "that", "the", "their", "them", "then", "there",
-    "these", "this", "those", "to", "up", "use", "used", "using", "via", "was", "what", "when",
-    "where", "which", "while", "who", "will", "with", "within", "without", "you", "your",
-];
 
 /// Agent nouns read as their verb (`article_searcher` searches articles, `gene_getter` gets a
 /// gene).
