@@ -109,11 +109,14 @@ mod names;
 mod words;
 
 use names::{
-    NameParts, Read, broader, call_compatible, covers, distinct_inputs, generic, kind_of, numeric,
-    split_name, updates_field, updates_state,
+    NameParts, Read, broader, call_compatible, covers, distinct_inputs, generic, kind_of, mentions,
+    numeric, pages_only, split_name, updates_field, updates_state,
+};
+use words::{
+    AGGREGATES, REQUEST_WORDS, WRITE_ACTIONS, agent_verb, canonical, opposite_groups,
+    opposite_modifiers,
 };
 pub use words::{VERB_GROUPS, verb_group};
-use words::{WRITE_ACTIONS, agent_verb, canonical, opposite_groups, opposite_modifiers};
 
 /// A pair at or above this score is confusable.
 pub const CONFUSABLE: f64 = 0.5;
@@ -848,68 +851,6 @@ impl Scorer {
     }
 }
 
-/// Nouns of figures computed over many records: a qualifier says how they are grouped.
-const AGGREGATES: &[&str] = &[
-    "stat",
-    "statistic",
-    "count",
-    "metric",
-    "summary",
-    "breakdown",
-    "analytic",
-    "total",
-    "histogram",
-    "trend",
-    "aggregate",
-    "distribution",
-];
-
-/// Parameters that only page through a listing.
-const PAGING: &[&str] = &[
-    "page",
-    "per_page",
-    "page_size",
-    "page_token",
-    "cursor",
-    "next_cursor",
-    "after",
-    "before",
-    "limit",
-    "offset",
-    "max_result",
-    "start_at",
-    "next_page_token",
-    "count",
-];
-
-/// `listing` is a plain listing (its verb `list`, or a get of a plural) taking nothing but
-/// paging, and `search` searches (`search`, `find`, `query` …).
-fn pages_only(listing: &Read, search: &Read) -> bool {
-    let plain = |r: &Read| {
-        r.verb
-            .as_deref()
-            .is_some_and(|v| matches!(v, "list" | "browse" | "enumerate" | "get"))
-    };
-    listing.has_schema
-        && plain(listing)
-        && !plain(search)
-        && listing
-            .top_keys
-            .iter()
-            .all(|k| PAGING.contains(&k.as_str()))
-}
-
-/// `desc` uses `word` (a stem) at the start of a word: `organization` in "NCI organizations".
-fn mentions(desc: &str, word: &str) -> bool {
-    !word.is_empty()
-        && desc.match_indices(word).any(|(i, _)| {
-            !desc[..i]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric)
-        })
-}
-
 /// `desc` names the tool `name` (both lower case): as a whole word, and a one-word name
 /// (`search`, `fetch`, which any description may use as a verb) only when written as code
 /// (`` `search` ``), quoted, or followed by "tool".
@@ -931,13 +872,6 @@ fn names_tool(desc: &str, name: &str) -> bool {
             || desc[i + name.len()..].trim_start().starts_with("tool")
     })
 }
-
-/// Words a quoted request may start with besides an action word.
-const REQUEST_WORDS: &[&str] = &[
-    "tell", "give", "help", "what", "whats", "why", "how", "when", "which", "who", "where", "is",
-    "are", "can", "could", "did", "does", "do", "was", "were", "will", "would", "should", "any",
-    "please", "i", "my",
-];
 
 /// Quoted phrases hold at most this many characters to count as an example request.
 const MAX_EXAMPLE: usize = 200;

@@ -463,3 +463,31 @@ pub(super) fn call_compatible(a: &[(u32, f64)], b: &[(u32, f64)]) -> bool {
         && ta.iter().all(|p| tb.contains(p))
         && b.iter().filter(|p| p.1 >= 2.0).all(|p| ta.contains(&p.0))
 }
+
+/// `listing` is a plain listing (its verb `list`, or a get of a plural) taking nothing but
+/// paging, and `search` searches (`search`, `find`, `query` …).
+pub(super) fn pages_only(listing: &Read, search: &Read) -> bool {
+    let plain = |r: &Read| {
+        r.verb
+            .as_deref()
+            .is_some_and(|v| matches!(v, "list" | "browse" | "enumerate" | "get"))
+    };
+    listing.has_schema
+        && plain(listing)
+        && !plain(search)
+        && listing
+            .top_keys
+            .iter()
+            .all(|k| PAGING.contains(&k.as_str()))
+}
+
+/// `desc` uses `word` (a stem) at the start of a word: `organization` in "NCI organizations".
+pub(super) fn mentions(desc: &str, word: &str) -> bool {
+    !word.is_empty()
+        && desc.match_indices(word).any(|(i, _)| {
+            !desc[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        })
+}

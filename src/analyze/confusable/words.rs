@@ -284,8 +284,13 @@ pub(super) const OBJECT_SYNONYMS: &[(&str, &str)] = &[
 
 /// The one word a name's object word is read as ([`OBJECT_SYNONYMS`]).
 pub(super) fn canonical(word: String) -> String {
-    match OBJECT_SYNONYMS.iter().find(|(w, _)| *w == word) {
-        Some((_, c)) => (*c).to_owned(),
+    read_as(OBJECT_SYNONYMS, word)
+}
+
+/// `word` as `table` reads it (the right side of its pair), else `word`.
+fn read_as(table: &[(&str, &str)], word: String) -> String {
+    match table.iter().find(|(w, _)| *w == word) {
+        Some((_, r)) => (*r).to_owned(),
         None => word,
     }
 }
@@ -327,10 +332,7 @@ const AGENT_NOUNS: &[(&str, &str)] = &[
 
 /// The verb of an agent noun ([`AGENT_NOUNS`]), else the word.
 pub(super) fn agent_verb(word: String) -> String {
-    match AGENT_NOUNS.iter().find(|(n, _)| *n == word) {
-        Some((_, v)) => (*v).to_owned(),
-        None => word,
-    }
+    read_as(AGENT_NOUNS, word)
 }
 
 /// The group index of an action word.
@@ -360,3 +362,44 @@ pub(super) fn opposite_modifiers(x: &str, y: &str) -> bool {
         .iter()
         .any(|(p, q)| (*p == x && *q == y) || (*p == y && *q == x))
 }
+
+/// Nouns of figures computed over many records: a qualifier says how they are grouped.
+pub(super) const AGGREGATES: &[&str] = &[
+    "stat",
+    "statistic",
+    "count",
+    "metric",
+    "summary",
+    "breakdown",
+    "analytic",
+    "total",
+    "histogram",
+    "trend",
+    "aggregate",
+    "distribution",
+];
+
+/// Parameters that only page through a listing.
+pub(super) const PAGING: &[&str] = &[
+    "page",
+    "per_page",
+    "page_size",
+    "page_token",
+    "cursor",
+    "next_cursor",
+    "after",
+    "before",
+    "limit",
+    "offset",
+    "max_result",
+    "start_at",
+    "next_page_token",
+    "count",
+];
+
+/// Words a quoted request may start with besides an action word.
+pub(super) const REQUEST_WORDS: &[&str] = &[
+    "tell", "give", "help", "what", "whats", "why", "how", "when", "which", "who", "where", "is",
+    "are", "can", "could", "did", "does", "do", "was", "were", "will", "would", "should", "any",
+    "please", "i", "my",
+];
