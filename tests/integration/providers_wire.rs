@@ -86,8 +86,13 @@ fn spec(entry: &str, server: &MockServer) -> ModelSpec {
 }
 
 fn provider(entry: &str, server: &MockServer, options: HttpOptions) -> HttpProvider {
+    keyed(&spec(entry, server), options)
+}
+
+/// A provider for `spec` holding the planted key, on the shared client.
+fn keyed(spec: &ModelSpec, options: HttpOptions) -> HttpProvider {
     HttpProvider::with_key(
-        &spec(entry, server),
+        spec,
         Some(SECRET.to_owned()),
         options,
         mf::util::http::client(),
@@ -438,13 +443,7 @@ async fn a_refused_connection_is_a_transport_error() {
     };
     let mut spec = resolve_model("openai-chat:m", &BTreeMap::new()).expect("entry");
     spec.base_url = Some(format!("http://127.0.0.1:{port}/v1"));
-    let p = HttpProvider::with_key(
-        &spec,
-        Some(SECRET.into()),
-        quick(),
-        mf::util::http::client(),
-    )
-    .expect("provider");
+    let p = keyed(&spec, quick());
     let attempt = call(&p, "m").await;
     let e = attempt.outcome.expect_err("refused");
     assert_eq!(e.kind, ErrorKind::Transport, "{}", e.message);
@@ -466,13 +465,7 @@ async fn a_custom_key_header_replaces_authorization_and_keeps_the_query() {
     spec.base_url = Some(format!("{}/v1?api-version=2024-10-21", server.uri()));
     spec.api_key_header = Some("api-key".into());
     spec.headers.insert("x-team".into(), "evals".into());
-    let p = HttpProvider::with_key(
-        &spec,
-        Some(SECRET.into()),
-        quick(),
-        mf::util::http::client(),
-    )
-    .expect("provider");
+    let p = keyed(&spec, quick());
     assert_eq!(p.endpoint_display(), format!("{}/v1", server.uri()));
     reply(call(&p, "gpt-4o").await);
     let r = &received(&server).await[0];
@@ -546,13 +539,7 @@ fn config_errors_name_the_variable_or_the_missing_url() {
 #[test]
 fn fingerprints_follow_settings_and_hold_no_secret() {
     let spec = resolve_model("anthropic:claude-x", &BTreeMap::new()).expect("entry");
-    let a = HttpProvider::with_key(
-        &spec,
-        Some(SECRET.into()),
-        quick(),
-        mf::util::http::client(),
-    )
-    .expect("provider");
+    let a = keyed(&spec, quick());
     let b = HttpProvider::with_key(
         &spec,
         Some("other-key".into()),
@@ -600,13 +587,7 @@ async fn an_endless_chunked_body_stops_at_the_cap() {
         max_body: 1024 * 1024,
         ..quick()
     };
-    let p = HttpProvider::with_key(
-        &spec,
-        Some(SECRET.into()),
-        options,
-        mf::util::http::client(),
-    )
-    .expect("provider");
+    let p = keyed(&spec, options);
     let e = call(&p, "m").await.outcome.expect_err("too large");
     assert_eq!(e.kind, ErrorKind::TooLarge, "{}", e.message);
     server.abort();
