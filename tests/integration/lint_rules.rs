@@ -870,6 +870,42 @@ fn id_and_identifier_are_two_values_not_two_spellings() {
 }
 
 #[test]
+fn a_bare_path_is_a_file_path_only_on_a_file_tool() {
+    let one = |k: &str| json!({"type": "object", "properties": {k: {"type": "string", "description": "where"}}, "required": [k]});
+    let drift = |tools: Value| -> Vec<String> {
+        lint_json(json!({ "tools": tools }))
+            .into_iter()
+            .filter(|x| x.code == "param-name-drift")
+            .map(|x| x.message)
+            .collect()
+    };
+    // desktop-commander: `read_file(path)` and `edit_block(file_path)` name one value.
+    let files = drift(json!([
+        {"name": "read_file", "description": "Read a file from disk.", "inputSchema": one("path")},
+        {"name": "edit_block", "description": "Replace text in a file.", "inputSchema": one("file_path")}
+    ]));
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(
+        files[0].contains("`path`") && files[0].contains("`file_path`"),
+        "{files:?}"
+    );
+    // freee: an API route and a local file are two values.
+    let api = drift(json!([
+        {"name": "api_get", "description": "Call a GET endpoint of the API.", "inputSchema": one("path")},
+        {"name": "file_upload", "description": "Upload a local file as a receipt.", "inputSchema": one("file_path")}
+    ]));
+    assert!(api.is_empty(), "{api:?}");
+    // `branch` / `branch_name` and `db` / `database` are one value each.
+    let more = drift(json!([
+        {"name": "create_pr", "description": "Open a pull request from a branch.", "inputSchema": one("branch")},
+        {"name": "delete_ref", "description": "Delete a branch of the repository.", "inputSchema": one("branchName")},
+        {"name": "run_query", "description": "Run SQL against a database.", "inputSchema": one("db")},
+        {"name": "list_tables", "description": "List the tables of a database.", "inputSchema": one("database")}
+    ]));
+    assert_eq!(more.len(), 2, "{more:?}");
+}
+
+#[test]
 fn a_short_cjk_sentence_is_not_too_short() {
     let f = lint_json(json!({"tools": [
         {"name": "list_room_messages", "description": "チャットのメッセージ一覧を取得",

@@ -19,10 +19,31 @@ const SAME_CONCEPT: &[&[&str]] = &[
     &["query", "q", "search_query", "search_term"],
     &["limit", "max_results", "max_result"],
     &["per_page", "page_size"],
-    &["path", "file_path", "filepath"],
+    &["file_path", "filepath"],
     &["directory", "dir", "dir_path", "dirpath", "folder"],
     &["url", "uri", "link"],
+    &["branch", "branch_name"],
+    &["database", "db", "database_name", "db_name"],
 ];
+
+/// Spellings that join a concept only on a tool whose name has the given word: a bare `path`
+/// is a file's path on `read_file` but an API route on `freee_api_get` and a folder on
+/// `list_directory_content`.
+const QUALIFIED: &[(&str, &str, &str)] = &[("path", "file_path", "file")];
+
+/// The concept a parameter spelling stands for on `tool`.
+fn concept_of(spelling: &str, tool_words: &[String]) -> String {
+    if let Some((_, concept, _)) = QUALIFIED
+        .iter()
+        .find(|(s, _, w)| *s == spelling && tool_words.iter().any(|t| t == w))
+    {
+        return (*concept).to_owned();
+    }
+    SAME_CONCEPT
+        .iter()
+        .find(|g| g.contains(&spelling))
+        .map_or_else(|| spelling.to_owned(), |g| g[0].to_owned())
+}
 
 /// `` `word` `` in a description, snake_case or camelCase (a parameter-looking identifier).
 static CODE_IDENT: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -153,21 +174,15 @@ fn param_drift(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             else {
                 continue;
             };
+            let words = name_tokens(&t.name);
             let mut concepts_here: BTreeMap<String, usize> = BTreeMap::new();
             for name in props.keys() {
-                let n = normal(name);
-                let c = SAME_CONCEPT
-                    .iter()
-                    .find(|g| g.contains(&n.as_str()))
-                    .map_or(n.clone(), |g| g[0].to_owned());
-                *concepts_here.entry(c).or_insert(0) += 1;
+                *concepts_here
+                    .entry(concept_of(&normal(name), &words))
+                    .or_insert(0) += 1;
             }
             for name in props.keys() {
-                let n = normal(name);
-                let concept = SAME_CONCEPT
-                    .iter()
-                    .find(|g| g.contains(&n.as_str()))
-                    .map_or(n.clone(), |g| g[0].to_owned());
+                let concept = concept_of(&normal(name), &words);
                 // One tool taking both spellings means two different values.
                 if concepts_here.get(&concept).is_some_and(|&k| k > 1) {
                     continue;
