@@ -90,7 +90,12 @@ pub(super) fn split_name(content: &[String], plural: &[bool]) -> NameParts {
             && !plural.get(i).copied().unwrap_or(false)
             && let Some(g) = verb_group(w)
         {
-            action = Some(g);
+            // `query_sql` runs SQL (`execute_query`'s action), `query_issues` searches.
+            let runs = w == "query"
+                && content
+                    .get(i + 1)
+                    .is_some_and(|n| QUERY_LANGUAGES.contains(&n.as_str()));
+            action = if runs { verb_group("execute") } else { Some(g) };
             continue;
         }
         // `create_or_update_file` writes the file whether or not it exists: the action is

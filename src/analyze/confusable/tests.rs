@@ -1404,3 +1404,29 @@ fn a_generic_tool_addressing_any_object_by_id_covers_a_typed_one() {
     ]);
     assert_eq!(names(&tools), [("get_item".into(), "get_asset".into())]);
 }
+
+#[test]
+fn querying_in_a_query_language_runs_a_query() {
+    let sql = |k: &str| json!({"type": "object", "properties": {"database": {"type": "string"}, k: {"type": "string", "description": "the SQL text"}}, "required": ["database", k]});
+    let tools = [
+        tool(
+            "query_sql",
+            "Run a read-only SQL query against a database and return the rows.",
+            sql("q"),
+        ),
+        tool(
+            "execute_query",
+            "Execute a SQL query against a database. Returns the results as JSON.",
+            sql("query"),
+        ),
+        tool(
+            "query_issues",
+            "Find issues matching a filter.",
+            json!({"type": "object", "properties": {"filter": {"type": "string"}}}),
+        ),
+    ];
+    assert_eq!(
+        names(&tools),
+        [("query_sql".into(), "execute_query".into())]
+    );
+}

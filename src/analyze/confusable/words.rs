@@ -4,6 +4,13 @@
 
 use std::collections::HashMap;
 
+/// Query languages: `query_sql` runs an SQL query (the action of `execute_query`), it does
+/// not search for SQL.
+pub(super) const QUERY_LANGUAGES: &[&str] = &[
+    "sql", "cypher", "graphql", "sparql", "influxql", "flux", "promql", "logql", "kql", "dql",
+    "ppl", "hql", "jql", "cql", "soql", "xpath", "jmespath", "jq",
+];
+
 /// Verb groups: words in one group are the same action.
 pub const VERB_GROUPS: &[&str] = &[
     "create add new insert make generate build register post",
