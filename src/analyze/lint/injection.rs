@@ -121,10 +121,34 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
 /// The worst problem in one text, if any.
 fn inspect(text: &str) -> Option<(Severity, &'static str, String, String)> {
     if let Some(c) = text.chars().find(|&c| is_hidden(c)) {
+        let spaces = text.chars().filter(|&c| is_hidden(c)).count();
+        // Tag characters spell text no reviewer sees and bidi controls reorder what they see:
+        // an attack's tools. A zero-width space or two is what copying from web docs leaves;
+        // a long run of them can still encode a message.
+        let hides = text.chars().any(smuggles) || spaces >= SMUGGLING_RUN;
+        let (severity, why) = if hides {
+            (
+                Severity::Error,
+                "hidden text can carry instructions a reviewer never sees",
+            )
+        } else {
+            (
+                Severity::Warn,
+                "usually a leftover from copying documentation, but invisible text is what an injection hides in",
+            )
+        };
+        let count = if spaces > 1 {
+            format!(" ({spaces} invisible characters in all)")
+        } else {
+            String::new()
+        };
         return Some((
-            Severity::Error,
+            severity,
             "description-hidden-characters",
-            format!("the description contains invisible character U+{:04X}; hidden text can carry instructions a reviewer never sees.", u32::from(c)),
+            format!(
+                "the description contains invisible character U+{:04X}{count}; {why}.",
+                u32::from(c)
+            ),
             "Remove invisible Unicode (tag characters, zero-width spaces, bidi controls) from descriptions.".into(),
         ));
     }
@@ -155,6 +179,15 @@ fn inspect(text: &str) -> Option<(Severity, &'static str, String, String)> {
 /// Invisible characters: Unicode tags, zero-width space, word joiner and invisible operators,
 /// BOM, bidi controls. ZWJ and ZWNJ are not flagged: emoji sequences and Indic and Persian
 /// scripts need them.
+/// How many zero-width characters in one text are an error even without a tag or bidi control:
+/// enough to encode a byte.
+const SMUGGLING_RUN: usize = 8;
+
+/// Unicode tag characters and bidi controls.
+fn smuggles(c: char) -> bool {
+    matches!(u32::from(c), 0xE0000..=0xE007F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
 fn is_hidden(c: char) -> bool {
     matches!(u32::from(c), 0xE0000..=0xE007F | 0x200B | 0x2060..=0x2064 | 0xFEFF | 0x180E | 0x202A..=0x202E | 0x2066..=0x2069)
 }
@@ -203,6 +236,22 @@ mod tests {
             inspect("zero\u{200B}width").map(|x| x.1),
             Some("description-hidden-characters")
         );
+    }
+
+    #[test]
+    fn a_pasted_zero_width_space_warns_and_smuggled_text_is_an_error() {
+        let severity = |t: &str| inspect(t).map(|x| x.0);
+        assert_eq!(
+            severity("How\u{200B}\u{200B} to obtain it"),
+            Some(Severity::Warn)
+        );
+        assert_eq!(severity("Weather\u{E0041}"), Some(Severity::Error));
+        assert_eq!(severity("abc\u{202E}fed"), Some(Severity::Error));
+        let run: String = "x\u{200B}".repeat(SMUGGLING_RUN);
+        assert_eq!(severity(&run), Some(Severity::Error));
+        assert!(inspect("two U+200B in all").is_none());
+        let m = inspect("How\u{200B}\u{200B} to").expect("finding").2;
+        assert!(m.contains("U+200B (2 invisible characters in all)"), "{m}");
     }
 
     #[test]

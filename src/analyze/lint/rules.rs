@@ -282,7 +282,7 @@ pub static RULES: &[Rule] = &[
         "description-hidden-characters",
         "injection",
         E,
-        "A description contains invisible Unicode (tag characters, zero-width space, bidi controls).",
+        "A description contains invisible Unicode: tag characters, bidi controls or a run of zero-width spaces (error); a stray zero-width space (warn).",
         r#"{"tools": [{"name": "get_weather", "description": "Look up the weather for a city.\u200b\udb40\udc41"}]}"#,
         "Remove invisible characters; review the text in a hex viewer if unsure.",
     ),
