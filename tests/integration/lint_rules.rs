@@ -856,6 +856,28 @@ fn a_reader_named_after_what_it_reads_is_no_mutating_read_only_tool() {
 }
 
 #[test]
+fn a_reader_whose_text_says_it_writes_is_told_to_rename_not_to_drop_its_hints() {
+    let hints = json!({"readOnlyHint": false, "destructiveHint": true});
+    let f = lint_json(json!({"tools": [
+        {"name": "get_quickstart_guide", "description": "Return the quickstart prompt. Resolves callback URLs and updates them on the application.",
+         "inputSchema": {"type": "object"}, "annotations": hints},
+        {"name": "get_weather", "description": "Return the weather for a city.",
+         "inputSchema": {"type": "object"}, "annotations": hints}
+    ]}));
+    let msg = |tool: &str| {
+        f.iter()
+            .find(|x| x.code == "annotations-destructive-reader" && x.tool.as_deref() == Some(tool))
+            .map(|x| (x.message.clone(), x.suggestion.clone()))
+            .expect(tool)
+    };
+    let (m, fix) = msg("get_quickstart_guide");
+    assert!(m.contains("says it updates"), "{m}");
+    assert!(fix.starts_with("Rename"), "{fix}");
+    let (_, fix) = msg("get_weather");
+    assert!(fix.contains("set `readOnlyHint: true`"), "{fix}");
+}
+
+#[test]
 fn id_and_identifier_are_two_values_not_two_spellings() {
     let id = |k: &str| json!({"type": "object", "properties": {k: {"type": "string", "description": "which one"}}, "required": [k]});
     let f = lint_json(json!({"tools": [

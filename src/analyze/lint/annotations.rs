@@ -154,6 +154,27 @@ const READERS: &[&str] = &[
     "searcher",
 ];
 
+/// Third-person writes a description states (`"… and updates them on the application"`).
+const STATED_WRITES: &[&str] = &[
+    "updates",
+    "creates",
+    "deletes",
+    "removes",
+    "modifies",
+    "overwrites",
+    "writes",
+    "sends",
+    "publishes",
+    "uploads",
+];
+
+/// The first write a description says its tool does, if any.
+fn states_a_write(description: &str) -> Option<&'static str> {
+    description
+        .split(|c: char| !c.is_alphanumeric())
+        .find_map(|w| STATED_WRITES.iter().find(|s| **s == w).copied())
+}
+
 /// Run the annotations family.
 pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
     let tools = input.tools();
@@ -217,13 +238,25 @@ pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             && let Some(verb) = leading_verb(&facts.words, READING)
             && !facts.words.iter().any(|w| MUTATING.contains(&w.as_str()))
         {
-            out.push(tool_finding(
-                Severity::Warn,
-                "annotations-destructive-reader",
-                tool,
-                format!("`{}` is declared `destructiveHint: true`, but its name (`{verb}`) says it only reads; clients will ask for approval on every call.", tool.name),
-                "If it only reads, set `readOnlyHint: true` and drop `destructiveHint`; if it does change something, say what in the name and description.".into(),
-            ));
+            // auth0's `get_quickstart_guide` "updates them on the Auth0 application": the
+            // hints are right and the name is what misleads.
+            let finding = match states_a_write(&facts.description) {
+                Some(write) => tool_finding(
+                    Severity::Warn,
+                    "annotations-destructive-reader",
+                    tool,
+                    format!("`{}` is declared `destructiveHint: true` and its description says it {write}, but its name (`{verb}`) says it only reads; a model asked to look something up may call it and change state.", tool.name),
+                    "Rename it after what it changes (or split the read from the write); keep the hints.".into(),
+                ),
+                None => tool_finding(
+                    Severity::Warn,
+                    "annotations-destructive-reader",
+                    tool,
+                    format!("`{}` is declared `destructiveHint: true`, but its name (`{verb}`) says it only reads; clients will ask for approval on every call.", tool.name),
+                    "If it only reads, set `readOnlyHint: true` and drop `destructiveHint`; if it does change something, say what in the name and description.".into(),
+                ),
+            };
+            out.push(finding);
         }
     }
     dangerous_unannotated(input, out);
