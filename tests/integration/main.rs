@@ -33,6 +33,7 @@ mod exit_codes;
 mod fork_pr;
 mod hardening;
 mod hardening_free_path;
+mod label_files;
 mod lint_cli;
 mod lint_rules;
 mod live_faults;
