@@ -325,6 +325,45 @@ fn mutate_with_the_same_seed_writes_the_same_bytes_and_every_variant_is_unreview
         "{}",
         show(&text)
     );
+
+    // Every rendering of the compare document shows it; none gates on it: a robustness drop
+    // (planted into the saved document) is no regression of the PR and no failing testcase.
+    let mut dropped = report.clone();
+    dropped["eval"]["models"][0]["robustness"]["verdict"] = json!("regressed");
+    write_json(&dir.path().join("cmp.json"), &dropped);
+    let render = |format: &str| {
+        let out = mf_in(dir.path())
+            .args(["report", "cmp.json", "--format", format])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for format in ["markdown", "html"] {
+        let text = render(format);
+        assert!(text.contains("robustness"), "{format}: {text}");
+    }
+    // The sticky comment lists robustness with every comparison, not in the gated table.
+    let comment = render("comment");
+    let (gated, all) = comment.split_once("<details>").expect("a details section");
+    assert!(!gated.contains("`robustness`"), "{comment}");
+    assert!(all.contains("`robustness`"), "{comment}");
+    let xml = render("junit");
+    crate::support::junit::well_formed(&xml);
+    let suites = crate::support::junit::parse_junit(&xml);
+    let case = suites
+        .suites
+        .iter()
+        .flat_map(|s| &s.cases)
+        .find(|c| c.name == "robustness")
+        .expect("a robustness testcase");
+    assert!(case.failure.is_none(), "{case:?}");
+    assert!(
+        case.system_out
+            .as_deref()
+            .is_some_and(|o| o.starts_with("regressed (not gated)")),
+        "{case:?}"
+    );
 }
 
 /// An OpenAI-compatible server that drafts through `record_cases`: for each tool definition in

@@ -255,7 +255,9 @@ pub fn junit(card: &Scorecard) -> String {
     to_xml(&report)
 }
 
-fn metric_case(model: &str, c: &MetricComparison) -> TestCase {
+/// A compared metric as a testcase, failing when it regressed and `fails` (robustness never
+/// fails: it is not gated).
+fn case_of(model: &str, c: &MetricComparison, fails: bool) -> TestCase {
     let name = match &c.subject {
         Some(s) => format!("{} {s}", c.metric),
         None => c.metric.clone(),
@@ -273,7 +275,7 @@ fn metric_case(model: &str, c: &MetricComparison) -> TestCase {
         c.trial.tied,
         c.trial.p_adjusted
     );
-    let mut case = if c.verdict == CompareVerdict::Regressed {
+    let mut case = if c.verdict == CompareVerdict::Regressed && fails {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
             .set_type("regressed")
@@ -282,10 +284,13 @@ fn metric_case(model: &str, c: &MetricComparison) -> TestCase {
         TestCase::new(name, status)
     } else {
         let mut case = TestCase::new(name, TestCaseStatus::success());
-        let verdict = serde_json::to_value(c.verdict)
+        let mut verdict = serde_json::to_value(c.verdict)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
+        if !fails && c.verdict == CompareVerdict::Regressed {
+            verdict.push_str(" (not gated)");
+        }
         case.set_system_out(format!("{verdict}: {text}"));
         case
     };
@@ -305,7 +310,11 @@ fn compare_suite(report: &CompareReport) -> Option<TestSuite> {
     ]);
     for m in &eval.models {
         for c in m.metrics.iter().chain(&m.tools).chain(&m.pairs) {
-            suite.add_test_case(metric_case(&m.model, c));
+            suite.add_test_case(case_of(&m.model, c, true));
+        }
+        // Never gated: a robustness drop is reported, not failed.
+        if let Some(c) = &m.robustness {
+            suite.add_test_case(case_of(&m.model, c, false));
         }
     }
     Some(suite)

@@ -169,6 +169,10 @@ pub(super) fn compare_view(report: &CompareReport) -> CompareView {
                 .filter(|r| r.verdict == "regressed")
                 .cloned(),
         );
+        // Robustness (the `mf tasks mutate` variants) is shown with the suite-wide metrics but
+        // never gated, so it is no regression of the PR.
+        let mut metrics = metrics;
+        metrics.extend(m.robustness.iter().map(|c| compare_row(&m.model, c, gated)));
         view.models.push(CompareModelView {
             model: m.model.clone(),
             quiet: others.len() - moved.len(),
