@@ -166,6 +166,27 @@ pub fn isolation(engine: &str, allow_net: bool, flag: Option<&str>) -> Isolation
     }
 }
 
+/// The Landlock ABI that can deny TCP connect and bind.
+const LANDLOCK_NET_ABI: u32 = 4;
+
+/// Under the `landlock` engine on a kernel with Landlock ABI 4 or later and without
+/// `--allow-net`: the shim denies every TCP connect and bind, and `isolation` says so. The
+/// network stays `not-enforced`: UDP and other sockets are not covered.
+pub fn deny_tcp(engine: &str, landlock_abi: Option<u32>, allow_net: bool) -> bool {
+    engine == "landlock" && !allow_net && landlock_abi.is_some_and(|n| n >= LANDLOCK_NET_ABI)
+}
+
+/// `isolation` of a `landlock` call whose shim denies TCP: the note says what is covered.
+pub fn note_tcp_denied(isolation: &mut Isolation) {
+    for note in &mut isolation.notes {
+        if note.starts_with("the network is not restricted") {
+            *note = "TCP connect and bind are denied (Landlock ABI 4+); UDP and other sockets \
+                     are not (install bubblewrap for a network namespace)"
+                .into();
+        }
+    }
+}
+
 fn os(s: impl Into<OsString>) -> OsString {
     s.into()
 }

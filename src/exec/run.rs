@@ -134,7 +134,13 @@ pub fn execute(setup: &ExecSetup, call: Call<'_>) -> Result<ExecReport, ExecErro
         }
         Runtime::Python => {
             let py = probe::python(&setup.python).map_err(ExecError::Config)?;
-            engine::python(setup, &dirs, call.tool, &nonce, engine_name, &py, &env)?
+            let mut planned =
+                engine::python(setup, &dirs, call.tool, &nonce, engine_name, &py, &env)?;
+            if engine::deny_tcp(engine_name, probes.landlock_abi, setup.allow_net) {
+                planned.shim.deny_tcp = true;
+                engine::note_tcp_denied(&mut planned.isolation);
+            }
+            planned
         }
     };
     let exe = std::env::current_exe()

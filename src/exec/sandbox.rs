@@ -97,11 +97,15 @@ fn plan(runtime: Runtime, p: &Probes, python: &str) -> RuntimePlan {
         engine: engine.map(str::to_owned),
         fallback,
         isolation: engine.map(|e| {
-            isolation(
+            let mut iso = isolation(
                 e,
                 false,
                 e.starts_with("node-permission").then_some(flag).flatten(),
-            )
+            );
+            if super::engine::deny_tcp(e, p.landlock_abi, false) {
+                super::engine::note_tcp_denied(&mut iso);
+            }
+            iso
         }),
     }
 }

@@ -25,6 +25,8 @@ pub struct ShimSpec {
     pub landlock_read: Option<Vec<PathBuf>>,
     /// Landlock: paths writable beneath (with `landlock_read` set).
     pub landlock_write: Vec<PathBuf>,
+    /// Landlock (ABI 4 or later, with `landlock_read` set): deny every TCP connect and bind.
+    pub deny_tcp: bool,
     /// `RLIMIT_AS` in bytes.
     pub address_space: Option<u64>,
     /// `RLIMIT_FSIZE` in bytes (the largest file the tool can write).
@@ -47,6 +49,9 @@ impl ShimSpec {
             for p in &self.landlock_write {
                 out.push("--write".into());
                 out.push(p.clone().into_os_string());
+            }
+            if self.deny_tcp {
+                out.push("--deny-tcp".into());
             }
         }
         if let Some(n) = self.address_space {
@@ -99,6 +104,7 @@ fn run(args: Vec<OsString>) -> Result<Never, String> {
         match a.to_str() {
             Some("--landlock") => spec.landlock_read = Some(Vec::new()),
             Some("--landlock-probe") => probe = true,
+            Some("--deny-tcp") => spec.deny_tcp = true,
             Some("--read") => {
                 let p = it.next().ok_or("--read needs a path")?;
                 spec.landlock_read
@@ -126,7 +132,7 @@ fn run(args: Vec<OsString>) -> Result<Never, String> {
     }
     limits(&spec)?;
     if let Some(read) = &spec.landlock_read {
-        landlock(read, &spec.landlock_write)?;
+        landlock(read, &spec.landlock_write, spec.deny_tcp)?;
     }
     let Some((program, args)) = command.split_first() else {
         return Err("no program after --".into());
@@ -194,21 +200,30 @@ fn exec(program: &OsString, _args: &[OsString]) -> Result<Never, String> {
 }
 
 /// Restrict this process with Landlock: read/execute beneath `read`, read/write beneath
-/// `write`, nothing else on the file system. Anything short of full enforcement is an error
-/// (the caller chose Landlock because the probe said it is fully available).
+/// `write`, nothing else on the file system, and with `deny_tcp` no TCP connect or bind (ABI 4).
+/// Anything short of full enforcement is an error (the caller chose Landlock because the probe
+/// said it is available; the TCP rule is a hard requirement).
 #[cfg(target_os = "linux")]
-fn landlock(read: &[PathBuf], write: &[PathBuf]) -> Result<(), String> {
+fn landlock(read: &[PathBuf], write: &[PathBuf], deny_tcp: bool) -> Result<(), String> {
     use landlock::{
-        ABI, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr,
-        RulesetStatus, path_beneath_rules,
+        ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+        RulesetCreatedAttr, RulesetStatus, path_beneath_rules,
     };
     let abi = ABI::V3;
     let all = AccessFs::from_all(abi);
     let readable = AccessFs::from_read(abi);
-    let status = Ruleset::default()
+    let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(all)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    if deny_tcp {
+        // No port is allowed: handling both rights without a rule denies them all.
+        ruleset = ruleset
+            .set_compatibility(CompatLevel::HardRequirement)
+            .handle_access(AccessNet::from_all(ABI::V4))
+            .map_err(|e| format!("Landlock cannot deny TCP here: {e}"))?;
+    }
+    let status = ruleset
         .create()
         .map_err(|e| e.to_string())?
         .add_rules(path_beneath_rules(read, readable))
@@ -224,7 +239,7 @@ fn landlock(read: &[PathBuf], write: &[PathBuf]) -> Result<(), String> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn landlock(_read: &[PathBuf], _write: &[PathBuf]) -> Result<(), String> {
+fn landlock(_read: &[PathBuf], _write: &[PathBuf], _deny_tcp: bool) -> Result<(), String> {
     Err("Landlock is Linux only".into())
 }
 
@@ -273,6 +288,7 @@ mod tests {
         let spec = ShimSpec {
             landlock_read: Some(vec!["/usr".into(), "/work/tools".into()]),
             landlock_write: vec!["/tmp/w".into()],
+            deny_tcp: true,
             address_space: Some(512),
             file_size: Some(64),
             parent: Some(4242),
@@ -293,6 +309,7 @@ mod tests {
                 "/work/tools",
                 "--write",
                 "/tmp/w",
+                "--deny-tcp",
                 "--as",
                 "512",
                 "--fsize",
@@ -305,8 +322,12 @@ mod tests {
                 "--"
             ]
         );
-        // Without Landlock no rule is written.
-        let plain = ShimSpec::default().to_args(&"node".into(), &[]);
+        // Without Landlock no rule is written, not even a TCP one.
+        let plain = ShimSpec {
+            deny_tcp: true,
+            ..ShimSpec::default()
+        }
+        .to_args(&"node".into(), &[]);
         assert_eq!(plain.len(), 3, "{plain:?}");
     }
 }

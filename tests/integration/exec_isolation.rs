@@ -242,6 +242,61 @@ fn the_network_is_denied_by_bubblewrap_and_allowed_with_allow_net() {
 }
 
 #[test]
+fn landlock_denies_tcp_where_the_kernel_has_abi_4() {
+    let (_tmp, root) = notes_repo();
+    let out = mf_in(&root)
+        .args(["sandbox", "check", "--format", "json"])
+        .output()
+        .expect("runs");
+    let check = stdout_json(&out);
+    let abi = check["engines"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["name"] == "landlock"))
+        .and_then(|e| e["detail"].as_str())
+        .and_then(|d| d.strip_prefix("abi "))
+        .and_then(|n| n.parse::<u32>().ok());
+    if abi.is_none_or(|n| n < 4) {
+        // An older kernel: the plan says the network is not restricted, and nothing claims TCP.
+        let plan = check.to_string();
+        assert!(!plan.contains("TCP connect and bind are denied"), "{plan}");
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for s in listener.incoming() {
+            drop(s);
+        }
+    });
+    let input = format!(r#"{{"port": {port}}}"#);
+    let landlock = ["--engine", "landlock"];
+    let (r, code) = exec(&root, "python.suite.json", "phone_home", &input, &landlock);
+    assert_eq!(code, 1, "a read-only tool connected under Landlock: {r}");
+    assert_ne!(r["result"], "connected", "{r}");
+    assert_eq!(
+        r["isolation"]["network"], "not-enforced",
+        "UDP is not covered: {r}"
+    );
+    assert!(
+        r["isolation"]["notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n
+                .as_str()
+                .is_some_and(|n| n.starts_with("TCP connect and bind are denied")))),
+        "{r}"
+    );
+    let (r, code) = exec(
+        &root,
+        "python.suite.json",
+        "phone_home",
+        &input,
+        &[&landlock[..], &["--allow-net"]].concat(),
+    );
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["result"], "connected", "{r}");
+}
+
+#[test]
 fn a_tool_dies_with_mf() {
     let (_tmp, root) = notes_repo();
     let marker = root.to_string_lossy().into_owned();
