@@ -110,7 +110,7 @@ mod words;
 
 use names::{
     NameParts, Read, broader, call_compatible, covers, distinct_inputs, generic, kind_of, mentions,
-    numeric, pages_only, split_name, updates_field, updates_state,
+    numeric, pages_only, split_name, updates_field, updates_state, value_names,
 };
 use words::{
     AGGREGATES, REQUEST_WORDS, WRITE_ACTIONS, agent_verb, canonical, opposite_groups,
@@ -450,6 +450,7 @@ impl Scorer {
                 params,
                 top_params,
                 top_len,
+                values: names::enum_values(t.input_schema.as_ref()),
             });
         }
         // Example requests quoted by two or three tools: each claims the other's job. (One a
@@ -546,6 +547,11 @@ impl Scorer {
         // claims the job, whatever the names say.
         if !x.examples.is_disjoint(&y.examples) {
             return Some((0.6 + 0.4 * text.max(shape), Relation::SameExample));
+        }
+        // A parameter value of one picks the other's object (`search(domain: "trial")` /
+        // `trial_searcher`): the general tool does the specific one's job.
+        if value_names(x, y) || value_names(y, x) {
+            return Some((0.6 + 0.4 * text.max(shape), Relation::Covers));
         }
         // Two verb-less tools (`maps_directions`, `maps_distance_matrix`), and only these two
         // on the surface, take the same parameters (at least two): the names offer a noun
@@ -804,6 +810,12 @@ impl Scorer {
             for e in &t.examples {
                 keys.entry(format!("e:{e}")).or_default().push(i);
             }
+            // A parameter value naming an object meets the tools on it (`value_names`).
+            for (v, _) in &t.values {
+                if let Some(noun) = v.last() {
+                    keys.entry(format!("o:{noun}")).or_default().push(i);
+                }
+            }
             if t.top_params != 0 {
                 keys.entry(format!("s:{}", t.top_params))
                     .or_default()
@@ -853,7 +865,7 @@ impl Scorer {
 
 /// `desc` names the tool `name` (both lower case): as a whole word, and a one-word name
 /// (`search`, `fetch`, which any description may use as a verb) only when written as code
-/// (`` `search` ``), quoted, or followed by "tool".
+/// (`` `search` ``), quoted, or pointed at as a tool ("use the search tool").
 fn names_tool(desc: &str, name: &str) -> bool {
     if name.is_empty() {
         return false;
@@ -869,9 +881,17 @@ fn names_tool(desc: &str, name: &str) -> bool {
         !one_word
             || (matches!(before, Some('`' | '"' | '\'' | '\u{201c}'))
                 && matches!(after, Some('`' | '"' | '\'' | '\u{201d}')))
-            || desc[i + name.len()..].trim_start().starts_with("tool")
+            || (desc[i + name.len()..].trim_start().starts_with("tool")
+                && desc[..i]
+                    .split_whitespace()
+                    .next_back()
+                    .is_some_and(|w| POINTING.contains(&w)))
     })
 }
+
+/// Words before "`search` tool" that point at a tool ("use the search tool"); after another
+/// word the phrase describes the tool itself ("a comprehensive search tool for trials").
+const POINTING: &[&str] = &["the", "use", "call", "using", "via", "with", "try", "run"];
 
 /// Quoted phrases hold at most this many characters to count as an example request.
 const MAX_EXAMPLE: usize = 200;

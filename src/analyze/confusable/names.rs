@@ -4,7 +4,10 @@
 
 use std::collections::BTreeSet;
 
+use serde_json::Value;
+
 use super::words::*;
+use crate::surface::terms::{name_tokens, stem};
 
 /// One tool as the scorer reads it.
 #[derive(Debug, Clone)]
@@ -45,6 +48,10 @@ pub(super) struct Read {
     pub(super) top_params: u64,
     /// Top-level parameters.
     pub(super) top_len: usize,
+    /// The string values its top-level parameters enumerate, each read as object words
+    /// (`domain: ["article", "nci_organization"]`) and whether its last word is spelled in
+    /// the plural: [`enum_values`].
+    pub(super) values: Vec<(Vec<String>, bool)>,
 }
 
 /// A name read as action + object (see the module docs of `confusable`).
@@ -494,5 +501,85 @@ pub(super) fn mentions(desc: &str, word: &str) -> bool {
                 .chars()
                 .next_back()
                 .is_some_and(char::is_alphanumeric)
+        })
+}
+
+/// The most values one parameter may enumerate to be read as a choice of object (a long list
+/// is a vocabulary: countries, languages, MIME types).
+const MAX_VALUES: usize = 64;
+
+/// The string values the top-level parameters of `schema` enumerate (in `enum`, in the
+/// branches of `anyOf`/`oneOf`, or in `items`), each as its object words (stemmed, canonical).
+pub(super) fn enum_values(schema: Option<&Value>) -> Vec<(Vec<String>, bool)> {
+    fn collect<'v>(p: &'v Value, out: &mut Vec<&'v str>, depth: usize) {
+        if depth > 3 {
+            return;
+        }
+        if let Some(values) = p.get("enum").and_then(Value::as_array) {
+            out.extend(values.iter().filter_map(Value::as_str));
+        }
+        for key in ["anyOf", "oneOf"] {
+            for branch in p.get(key).and_then(Value::as_array).into_iter().flatten() {
+                collect(branch, out, depth + 1);
+            }
+        }
+        if let Some(items) = p.get("items") {
+            collect(items, out, depth + 1);
+        }
+    }
+    let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for p in props.values() {
+        let mut values = Vec::new();
+        collect(p, &mut values, 0);
+        if values.len() < 2 || values.len() > MAX_VALUES {
+            continue;
+        }
+        for v in values {
+            let raw: Vec<String> = name_tokens(v)
+                .iter()
+                .map(|w| w.to_lowercase())
+                .filter(|w| !numeric(w))
+                .collect();
+            let plural = raw.last().is_some_and(|w| stem(w) != *w);
+            let words: Vec<String> = raw.iter().map(|w| canonical(stem(w))).collect();
+            let entry = (words, plural);
+            if !entry.0.is_empty() && !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+    }
+    out
+}
+
+/// `general` (the same action) chooses `specific`'s object through a parameter value
+/// (`search(domain: "trial")` / `trial_searcher`, `fetch(detail: "protocol")` /
+/// `trial_protocol_getter`): one value's words name `specific`'s object, ending in its noun
+/// and in the same number unless both list or search, and `general` names no object
+/// of its own or a generic one (a value of `list_tags(resource_type: "image")` scopes the
+/// tags, it does not list images).
+pub(super) fn value_names(general: &Read, specific: &Read) -> bool {
+    let Some(noun) = specific.noun.as_ref() else {
+        return false;
+    };
+    general.action.is_some()
+        && general.action == specific.action
+        && (general.head.is_empty() || generic(general))
+        && !general.head.contains(noun)
+        && general.values.iter().any(|(v, plural)| {
+            // One and many are two jobs (`get_resource(resource: "elements")` /
+            // `get_element(id)`), except for a listing or a search, which returns many either
+            // way.
+            let number_fits =
+                *plural == specific.plural.contains(noun) || general.action == verb_group("list");
+            v.last() == Some(noun)
+                && number_fits
+                && v.iter()
+                    .all(|w| specific.head.contains(w) || specific.qual.contains(w))
         })
 }

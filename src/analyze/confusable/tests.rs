@@ -1153,6 +1153,68 @@ fn a_one_word_name_is_named_only_as_code_or_a_tool() {
     ));
     assert!(names_tool("use get_dag_run for one run", "get_dag_run"));
     assert!(!names_tool("see get_dag_runs", "get_dag_run"));
+    // A tool describing itself as a kind of search tool names no `search` tool.
+    assert!(!names_tool(
+        "comprehensive search tool for finding clinical trials",
+        "search"
+    ));
+}
+
+#[test]
+fn a_parameter_value_choosing_the_other_object_does_its_job() {
+    let domain = json!({"type": "object", "properties": {
+        "query": {"type": "string"},
+        "domain": {"anyOf": [{"type": "string", "enum": ["article", "trial", "nci_organization"]}, {"type": "null"}]}
+    }, "required": ["query"]});
+    let terms = json!({"type": "object", "properties": {"conditions": {"type": "string"}, "phase": {"type": "string"}}});
+    let tools = [
+        tool(
+            "search",
+            "Search biomedical literature and registries.",
+            domain,
+        ),
+        tool(
+            "trial_searcher",
+            "Comprehensive search tool for finding clinical studies by condition.",
+            terms.clone(),
+        ),
+        tool(
+            "nci_organization_searcher",
+            "Find cancer centres and sponsors.",
+            terms.clone(),
+        ),
+        tool("gene_searcher", "Look up gene annotations.", terms),
+    ];
+    let mut got = names(&tools);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("search".into(), "nci_organization_searcher".into()),
+            ("search".into(), "trial_searcher".into())
+        ]
+    );
+    // A value that scopes the tool's own object, or the many where the other is one, does not.
+    let kinds = |values: &[&str]| json!({"type": "object", "properties": {"resource_type": {"type": "string", "enum": values}}});
+    let tools = [
+        tool(
+            "list_tags",
+            "List the tags of assets.",
+            kinds(&["image", "video", "raw"]),
+        ),
+        tool("list_images", "List the images in the account.", json!({})),
+        tool(
+            "get_resource",
+            "Get a resource of the canvas.",
+            kinds(&["scene", "elements"]),
+        ),
+        tool(
+            "get_element",
+            "Get one element by id.",
+            json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}),
+        ),
+    ];
+    assert!(names(&tools).is_empty(), "{:?}", names(&tools));
 }
 
 #[test]
