@@ -939,17 +939,18 @@ fn a_short_cjk_sentence_is_not_too_short() {
 }
 
 #[test]
-fn a_multi_operation_tool_that_can_delete_or_a_clear_is_dangerous_without_hints() {
+fn a_multi_operation_tool_that_can_delete_a_clear_or_a_detach_is_dangerous_without_hints() {
     let f = lint_json(json!({"tools": [
         {"name": "sites_manage", "description": "Add, list or remove a site.",
          "inputSchema": {"type": "object", "properties": {"action": {"type": "string", "enum": ["add", "list", "delete"]}, "site": {"type": "string", "description": "site URL"}}, "required": ["action", "site"]}},
         {"name": "clear_canvas", "description": "Remove every element from the canvas.", "inputSchema": {"type": "object"}},
+        {"name": "detach_user_policy", "description": "Detach a managed policy from a user.", "inputSchema": {"type": "object"}},
         {"name": "accounts_view", "description": "List or show accounts.",
          "inputSchema": {"type": "object", "properties": {"action": {"type": "string", "enum": ["list", "show"]}}}}
     ]}));
     let mut got = findings_on(&f, "annotations-dangerous-unannotated");
     got.sort();
-    assert_eq!(got, ["clear_canvas", "sites_manage"]);
+    assert_eq!(got, ["clear_canvas", "detach_user_policy", "sites_manage"]);
     let m = f
         .iter()
         .find(|x| x.tool.as_deref() == Some("sites_manage"))
