@@ -36,6 +36,8 @@
 #                      (scripts/capture-heldout-k-servers.sh is `--set k`)
 #   --set l            tests/fixtures/heldout-l/   installs under target/heldout-l-servers/
 #                      (scripts/capture-heldout-l-servers.sh is `--set l`)
+#   --set n            tests/fixtures/heldout-n/   installs under target/heldout-n-servers/
+#                      (scripts/capture-heldout-n-servers.sh is `--set n`)
 # No server is in two sets, nor in issue 13's test set (every MCP reference server other than
 # everything/filesystem/memory, GitHub, GitLab, Slack, Google Maps, Puppeteer, Playwright, Notion,
 # or a fork of one): the corpus must be servers nobody tuned the lint rules on, and a held-out set
@@ -83,6 +85,8 @@ case "$SET" in
      TITLE="Sources of the held-out set k server snapshots" ;;
   l) OUT_DIR="$ROOT/tests/fixtures/heldout-l"; WORK_REL=target/heldout-l-servers; SCRIPT=scripts/capture-heldout-l-servers.sh
      TITLE="Sources of the held-out set l server snapshots" ;;
+  n) OUT_DIR="$ROOT/tests/fixtures/heldout-n"; WORK_REL=target/heldout-n-servers; SCRIPT=scripts/capture-heldout-n-servers.sh
+     TITLE="Sources of the held-out set n server snapshots" ;;
   *) echo "capture-heldout-servers.sh: unknown set '$SET' (expected --set real, a, b, c, d, e, f, g, h, i, j, k or l)" >&2; exit 2 ;;
 esac
 WORK_DIR="${WORK_DIR:-$ROOT/$WORK_REL}"
@@ -430,6 +434,35 @@ SERVERS_L=(
   "appsync|pypi|awslabs-aws-appsync-mcp-server|0.2.1|awslabs.aws-appsync-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
   "network|pypi|awslabs-aws-network-mcp-server|0.0.17|awslabs.aws-network-mcp-server|AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1 FASTMCP_LOG_LEVEL=ERROR"
 )
+# Set n (tests/fixtures/heldout-n/README.md): consumer apps (sports scores, a fitness tracker, recipes,
+# a smart home, WhatsApp messaging, a nutrition diary, a school's learning platform, trip planning,
+# films and TV, a games store), chosen after sets k and l while set m was made alongside it, so no
+# server is in both (a shared claims list). Dummy credentials where a server insists on some;
+# homeassistant gets a closed loopback port as its Home Assistant URL, canvas a closed loopback https
+# URL (it accepts only https), and both list their tools without reaching it.
+# Tried and left out (2026-12-01), past this set's 9-35 tools: the PyPI steam-mcp 1.19.0 (41),
+# wger-mcp 2.7.0 (88, with MCP_AUTH=none MCP_TRANSPORT=stdio), twitch-mcp 0.2.0 (109); below it:
+# mcp-oura 0.4.0 (6), classroom-mcp 0.2.0 (3), queenscoach 2.1.1 (7). Fail to start with the
+# dependencies they resolve today: mcp-habitica 0.2.2, mcpkmn-showdown 1.1.1 and steamdb-mcp 0.1.0
+# (call Server.list_tools, which mcp 2.x's low-level Server lacks), lastfm-mcp 0.1.1 and tcg-mcp
+# 0.4.0 (import mcp.server.fastmcp, gone in mcp 2.x). Need a newer Python than 3.11 (pip finds no
+# release for it): myanimelist-mcp, trakt-mcp, matrix-mcp, home-assistant-blade-mcp, dndkit,
+# soniq-mcp, chess-esca-mcp (3.12), withings-mcp (3.13), better-telegram-mcp (3.13),
+# audiobookshelf-mcp (3.12), mcp-spotify, mcp-plex-server (3.14). Left out to keep the domains
+# balanced (listed in range: a second nutrition diary, sports-data server and games server):
+# mfp-mcp 0.4.3 (18), nba-stats-mcp 0.3.0 (21), boardgame-rules-mcp 0.6.1 (9, started as `serve`).
+SERVERS_N=(
+  "strava|npm|@r-huijts/strava-mcp-server|1.2.1|strava-mcp-server|STRAVA_CLIENT_ID=dummy STRAVA_CLIENT_SECRET=dummy STRAVA_ACCESS_TOKEN=dummy STRAVA_REFRESH_TOKEN=dummy"
+  "recipe|npm|recipe-mcp|1.1.2|recipe-mcp-server|"
+  "espn|pypi|mcp-server-espn|2.1.1|mcp-server-espn|"
+  "homeassistant|pypi|clr-homeassistant-mcp|1.0.0|clr-homeassistant-mcp|HA_URL=http://127.0.0.1:1 HA_TOKEN=dummy"
+  "evolution|pypi|evolution-api-mcp|1.0.0|evolution-api-mcp|"
+  "cronometer|pypi|cronometer-mcp|2.4.0|cronometer-mcp|CRONOMETER_USERNAME=dummy@example.com CRONOMETER_PASSWORD=dummy"
+  "canvas|pypi|canvas-api-mcp|1.1.0|canvas-api-mcp|CANVAS_BASE_URL=https://127.0.0.1:1 CANVAS_TOKEN=dummy"
+  "cosmo-travel|pypi|cosmo-travel-mcp|1.6.1|cosmo-travel-mcp|"
+  "cinelens|pypi|cinelens-mcp|0.1.0|cinelens-mcp|"
+  "steam|pypi|mcp-server-steam|1.0.6|mcp-server-steam|STEAM_API_KEY=dummy"
+)
 case "$SET" in
   real) SERVERS=("${SERVERS_REAL[@]}") ;;
   a) SERVERS=("${SERVERS_A[@]}") ;;
@@ -444,6 +477,7 @@ case "$SET" in
   i) SERVERS=("${SERVERS_I[@]}") ;;
   k) SERVERS=("${SERVERS_K[@]}") ;;
   l) SERVERS=("${SERVERS_L[@]}") ;;
+  n) SERVERS=("${SERVERS_N[@]}") ;;
 esac
 
 want() { # is server $1 selected on the command line?
