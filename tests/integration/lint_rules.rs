@@ -790,14 +790,24 @@ fn reading_about_code_is_not_running_it() {
     };
     let findings = lint_json(json!({"tools": [
         tool("search_code"), tool("get-code-references"), tool("list_processes"),
-        tool("run_code"), tool("execute_command")
+        tool("run_code"), tool("execute_command"),
+        // A code or process another verb acts on is no code being run; a name that starts
+        // with the shell is.
+        tool("save_refresh_token_from_code"), tool("check_process_id_in_codelist"),
+        tool("process_payment"), tool("shell_exec")
     ]}));
     let flagged: Vec<&str> = findings
         .iter()
         .filter(|f| f.code == "annotations-dangerous-unannotated")
         .filter_map(|f| f.tool.as_deref())
         .collect();
-    assert_eq!(flagged, ["execute_command", "run_code"], "{findings:#?}");
+    let mut flagged = flagged;
+    flagged.sort_unstable();
+    assert_eq!(
+        flagged,
+        ["execute_command", "run_code", "shell_exec"],
+        "{findings:#?}"
+    );
 }
 
 /// Findings of `code` on `tool` (the tool's name).

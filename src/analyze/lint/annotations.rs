@@ -99,6 +99,30 @@ const EXECUTING: &[&str] = &[
     "process", "terminal",
 ];
 
+/// Leading name verbs that start something: with a word of [`EXECUTING`] (`run_groovy_script`,
+/// `execute_sql`, `start_process`) the tool runs code or commands.
+const RUNNING: &[&str] = &[
+    "run", "execute", "exec", "eval", "evaluate", "invoke", "launch", "spawn", "start",
+];
+
+/// The word that says a tool runs code: a word of [`EXECUTING`] after a leading running verb
+/// (`run_groovy_script`), or leading the name itself (`bash`, `shell_exec`, `sql_query`). Elsewhere
+/// it is what another verb acts on: `save_refresh_token_from_code` saves an OAuth code,
+/// `check_process_id_in_codelist` looks a process id up, `add_inline_site_script` registers a
+/// script (and `process_payment` processes a payment).
+fn runs_code(words: &[String]) -> Option<&str> {
+    if leading_verb(words, RUNNING).is_some() {
+        return words
+            .iter()
+            .map(String::as_str)
+            .find(|w| EXECUTING.contains(w));
+    }
+    words
+        .first()
+        .map(String::as_str)
+        .filter(|w| EXECUTING.contains(w) && *w != "process")
+}
+
 /// Parameters that choose what a multi-operation tool does (`sites_manage(action)`).
 const OPERATION_PARAMS: &[&str] = &["action", "operation", "op", "command", "method", "mode"];
 
@@ -284,10 +308,7 @@ fn dangerous_unannotated(input: &LintInput<'_>, out: &mut Vec<Finding>) {
             format!("its name (`{verb}`) says it destroys data")
         } else if let Some((param, op)) = destructive_operation(tool) {
             format!("its `{param}` can be `{op}`")
-        } else if let Some(w) = facts
-            .words
-            .iter()
-            .find(|w| EXECUTING.contains(&w.as_str()))
+        } else if let Some(w) = runs_code(&facts.words)
             // `search_code`, `get-code-references`, `list_processes` read about code and
             // processes: a leading reading verb makes the word the object, not something run.
             .filter(|_| leading_verb(&facts.words, READING).is_none())
