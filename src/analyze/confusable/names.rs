@@ -508,6 +508,10 @@ pub(super) fn mentions(desc: &str, word: &str) -> bool {
 /// is a vocabulary: countries, languages, MIME types).
 const MAX_VALUES: usize = 64;
 
+/// The most values kept per tool, whatever its schema holds (a bound on the work an untrusted
+/// surface can ask for).
+const MAX_TOOL_VALUES: usize = 256;
+
 /// The string values the top-level parameters of `schema` enumerate (in `enum`, in the
 /// branches of `anyOf`/`oneOf`, or in `items`), each as its object words (stemmed, canonical).
 pub(super) fn enum_values(schema: Option<&Value>) -> Vec<(Vec<String>, bool)> {
@@ -551,6 +555,9 @@ pub(super) fn enum_values(schema: Option<&Value>) -> Vec<(Vec<String>, bool)> {
             let entry = (words, plural);
             if !entry.0.is_empty() && !out.contains(&entry) {
                 out.push(entry);
+            }
+            if out.len() >= MAX_TOOL_VALUES {
+                return out;
             }
         }
     }

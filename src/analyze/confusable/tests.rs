@@ -1492,3 +1492,38 @@ fn querying_in_a_query_language_runs_a_query() {
         [("query_sql".into(), "execute_query".into())]
     );
 }
+
+#[test]
+fn enumerated_values_are_read_within_bounds() {
+    // Distinct words without digits (`kindbaf`), 60 per parameter.
+    let word = |n: usize| -> String {
+        let letters: String = [n / 676, (n / 26) % 26, n % 26]
+            .iter()
+            .map(|&d| char::from(b'a' + d as u8))
+            .collect();
+        format!("kind{letters}")
+    };
+    let mut props = serde_json::Map::new();
+    for p in 0..10 {
+        let values: Vec<String> = (0..60).map(|v| word(p * 60 + v)).collect();
+        props.insert(format!("p{p}"), json!({"type": "string", "enum": values}));
+    }
+    // A vocabulary (over 64 values) is no choice of object.
+    let long: Vec<String> = (0..65).map(|v| format!("lang{}", word(v))).collect();
+    props.insert("language".into(), json!({"enum": long}));
+    let schema = json!({"type": "object", "properties": props});
+    let values = names::enum_values(Some(&schema));
+    assert_eq!(values.len(), 256);
+    assert!(
+        values.iter().all(|(w, _)| w[0].starts_with("kind")),
+        "{values:?}"
+    );
+    let one = json!({"type": "object", "properties": {"domain": {"anyOf": [{"enum": ["Articles", "trial"]}, {"type": "null"}]}}});
+    assert_eq!(
+        names::enum_values(Some(&one)),
+        [
+            (vec!["article".to_owned()], true),
+            (vec!["trial".to_owned()], false)
+        ]
+    );
+}
