@@ -176,9 +176,6 @@ fn inspect(text: &str) -> Option<(Severity, &'static str, String, String)> {
     })
 }
 
-/// Invisible characters: Unicode tags, zero-width space, word joiner and invisible operators,
-/// BOM, bidi controls. ZWJ and ZWNJ are not flagged: emoji sequences and Indic and Persian
-/// scripts need them.
 /// How many zero-width characters in one text are an error even without a tag or bidi control:
 /// enough to encode a byte.
 const SMUGGLING_RUN: usize = 8;
@@ -188,6 +185,9 @@ fn smuggles(c: char) -> bool {
     matches!(u32::from(c), 0xE0000..=0xE007F | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
+/// Invisible characters: Unicode tags, zero-width space, word joiner and invisible operators,
+/// BOM, bidi controls. ZWJ and ZWNJ are not flagged: emoji sequences and Indic and Persian
+/// scripts need them.
 fn is_hidden(c: char) -> bool {
     matches!(u32::from(c), 0xE0000..=0xE007F | 0x200B | 0x2060..=0x2064 | 0xFEFF | 0x180E | 0x202A..=0x202E | 0x2066..=0x2069)
 }
