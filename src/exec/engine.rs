@@ -90,8 +90,9 @@ pub fn choose(runtime: Runtime, choice: EngineChoice, p: &Probes) -> Result<&'st
     }
 }
 
-/// The isolation an engine gives (also what `mf sandbox check` shows).
-pub fn isolation(engine: &str, allow_net: bool, flag: Option<&str>) -> Isolation {
+/// The isolation an engine gives (also what `mf sandbox check` shows); `tcp_denied`: the
+/// Landlock shim denies TCP ([`deny_tcp`]).
+pub fn isolation(engine: &str, allow_net: bool, flag: Option<&str>, tcp_denied: bool) -> Isolation {
     let mut limits = vec![
         "timeout".to_owned(),
         "memory".to_owned(),
@@ -141,7 +142,14 @@ pub fn isolation(engine: &str, allow_net: bool, flag: Option<&str>) -> Isolation
                 "Landlock: reads only beneath the interpreter, the entry's folder and \
                  --allow-read; writes only to the temp folder and --allow-write"
                     .into(),
-                "the network is not restricted (install bubblewrap for a network namespace)".into(),
+                if tcp_denied {
+                    "TCP connect and bind are denied (Landlock ABI 4+); UDP and other sockets \
+                     are not (install bubblewrap for a network namespace)"
+                        .into()
+                } else {
+                    "the network is not restricted (install bubblewrap for a network namespace)"
+                        .into()
+                },
             ],
         ),
         _ => (
@@ -170,21 +178,10 @@ pub fn isolation(engine: &str, allow_net: bool, flag: Option<&str>) -> Isolation
 const LANDLOCK_NET_ABI: u32 = 4;
 
 /// Under the `landlock` engine on a kernel with Landlock ABI 4 or later and without
-/// `--allow-net`: the shim denies every TCP connect and bind, and `isolation` says so. The
+/// `--allow-net`: the shim denies every TCP connect and bind, and [`isolation`] says so. The
 /// network stays `not-enforced`: UDP and other sockets are not covered.
 pub fn deny_tcp(engine: &str, landlock_abi: Option<u32>, allow_net: bool) -> bool {
     engine == "landlock" && !allow_net && landlock_abi.is_some_and(|n| n >= LANDLOCK_NET_ABI)
-}
-
-/// `isolation` of a `landlock` call whose shim denies TCP: the note says what is covered.
-pub fn note_tcp_denied(isolation: &mut Isolation) {
-    for note in &mut isolation.notes {
-        if note.starts_with("the network is not restricted") {
-            *note = "TCP connect and bind are denied (Landlock ABI 4+); UDP and other sockets \
-                     are not (install bubblewrap for a network namespace)"
-                .into();
-        }
-    }
 }
 
 fn os(s: impl Into<OsString>) -> OsString {
@@ -264,7 +261,7 @@ pub fn node(
             file_size: Some(FILE_SIZE_CAP),
             ..ShimSpec::default()
         },
-        isolation: isolation(engine, setup.allow_net, used_flag.as_deref()),
+        isolation: isolation(engine, setup.allow_net, used_flag.as_deref(), false),
     }
 }
 
@@ -290,7 +287,7 @@ pub fn python(
         file_size: Some(FILE_SIZE_CAP),
         ..ShimSpec::default()
     };
-    let isolation = isolation(engine, setup.allow_net, None);
+    let isolation = isolation(engine, setup.allow_net, None, false);
     let interpreter_dirs = {
         let mut v = vec![py.base_prefix.clone(), py.prefix.clone()];
         if let Some(d) = py.executable.parent() {
@@ -494,17 +491,26 @@ mod tests {
 
     #[test]
     fn every_engine_says_what_it_does_not_enforce() {
-        assert_eq!(isolation("plain", false, None).filesystem, "not-enforced");
-        assert_eq!(isolation("plain", false, None).network, "not-enforced");
         assert_eq!(
-            isolation("node-permission", false, None).network,
+            isolation("plain", false, None, false).filesystem,
             "not-enforced"
         );
-        assert_eq!(isolation("landlock", false, None).network, "not-enforced");
+        assert_eq!(
+            isolation("plain", false, None, false).network,
+            "not-enforced"
+        );
+        assert_eq!(
+            isolation("node-permission", false, None, false).network,
+            "not-enforced"
+        );
+        assert_eq!(
+            isolation("landlock", false, None, false).network,
+            "not-enforced"
+        );
         for e in ["bubblewrap", "node-permission+bubblewrap"] {
-            assert_eq!(isolation(e, false, None).network, "denied", "{e}");
-            assert_eq!(isolation(e, true, None).network, "allowed", "{e}");
-            assert_eq!(isolation(e, false, None).filesystem, "denied", "{e}");
+            assert_eq!(isolation(e, false, None, false).network, "denied", "{e}");
+            assert_eq!(isolation(e, true, None, false).network, "allowed", "{e}");
+            assert_eq!(isolation(e, false, None, false).filesystem, "denied", "{e}");
         }
     }
 }

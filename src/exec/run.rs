@@ -138,7 +138,7 @@ pub fn execute(setup: &ExecSetup, call: Call<'_>) -> Result<ExecReport, ExecErro
                 engine::python(setup, &dirs, call.tool, &nonce, engine_name, &py, &env)?;
             if engine::deny_tcp(engine_name, probes.landlock_abi, setup.allow_net) {
                 planned.shim.deny_tcp = true;
-                engine::note_tcp_denied(&mut planned.isolation);
+                planned.isolation = engine::isolation(engine_name, setup.allow_net, None, true);
             }
             planned
         }

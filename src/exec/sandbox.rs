@@ -2,7 +2,7 @@
 //! under here and what it falls back to.
 
 use super::config::EngineChoice;
-use super::engine::{choose, isolation, ladder};
+use super::engine::{choose, deny_tcp, isolation, ladder};
 use super::probe::{self, Probes};
 use crate::report::exec::{EngineProbe, RuntimePlan, SandboxReport};
 use crate::suite::execution::Runtime;
@@ -97,15 +97,12 @@ fn plan(runtime: Runtime, p: &Probes, python: &str) -> RuntimePlan {
         engine: engine.map(str::to_owned),
         fallback,
         isolation: engine.map(|e| {
-            let mut iso = isolation(
+            isolation(
                 e,
                 false,
                 e.starts_with("node-permission").then_some(flag).flatten(),
-            );
-            if super::engine::deny_tcp(e, p.landlock_abi, false) {
-                super::engine::note_tcp_denied(&mut iso);
-            }
-            iso
+                deny_tcp(e, p.landlock_abi, false),
+            )
         }),
     }
 }
