@@ -377,13 +377,7 @@ impl Scorer {
             // word (`shodan_queries` lists saved queries).
             let raw = name_tokens(&t.name);
             let raw = &raw[raw.len().saturating_sub(contents[i].len())..];
-            let spelled_plural: Vec<bool> = raw
-                .iter()
-                .map(|r| {
-                    let lower = r.to_lowercase();
-                    stem(&lower) != lower
-                })
-                .collect();
+            let spelled_plural: Vec<bool> = raw.iter().map(|r| names::spelled_plural(r)).collect();
             let NameParts {
                 action,
                 mods,

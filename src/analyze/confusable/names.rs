@@ -461,6 +461,12 @@ pub(super) fn upsert(a: usize, b: usize) -> bool {
     (Some(a) == c && Some(b) == u) || (Some(a) == u && Some(b) == c)
 }
 
+/// A name word (lower case, as `name_tokens` gives it) spelled in the plural: stemming changes
+/// it (`queries`, `elements`).
+pub(super) fn spelled_plural(word: &str) -> bool {
+    stem(word) != word
+}
+
 pub(super) fn numeric(w: &str) -> bool {
     w.chars().all(|c| c.is_ascii_digit())
 }
@@ -545,12 +551,8 @@ pub(super) fn enum_values(schema: Option<&Value>) -> Vec<(Vec<String>, bool)> {
             continue;
         }
         for v in values {
-            let raw: Vec<String> = name_tokens(v)
-                .iter()
-                .map(|w| w.to_lowercase())
-                .filter(|w| !numeric(w))
-                .collect();
-            let plural = raw.last().is_some_and(|w| stem(w) != *w);
+            let raw: Vec<String> = name_tokens(v).into_iter().filter(|w| !numeric(w)).collect();
+            let plural = raw.last().is_some_and(|w| spelled_plural(w));
             let words: Vec<String> = raw.iter().map(|w| canonical(stem(w))).collect();
             let entry = (words, plural);
             if !entry.0.is_empty() && !out.contains(&entry) {
