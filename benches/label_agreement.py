@@ -23,17 +23,20 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lint_quality import Labels  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 VERDICTS = ("true", "debatable", "false")
 
 
-def blind_pairs(path: Path) -> dict[tuple[str, frozenset[str]], str]:
-    servers = json.loads(path.read_text())["servers"]
+def blind_pairs(path: Path) -> dict[tuple[str, tuple[str, str]], str]:
+    labels = Labels(json.loads(path.read_text()))
     return {
-        (server, frozenset((p["a"], p["b"]))): p["verdict"]
-        for server, body in servers.items()
-        for p in body.get("pairs", [])
+        (server, key): p["verdict"]
+        for server, pairs in labels.pairs.items()
+        for key, p in pairs.items()
         if p.get("blind", True)
     }
 

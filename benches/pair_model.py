@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lint_quality import Labels, pair_key  # noqa: E402
 from pair_signal import FIXTURES, name_words, text_words, tfidf  # noqa: E402
 
 SETS = ["real", "heldout", "heldout-b", *(f"heldout-{c}" for c in "cdefghijkl")]
@@ -62,11 +63,11 @@ def cos(a: dict, b: dict) -> float:
 
 def rows():
     for s in SETS:
-        labels = json.loads((FIXTURES / s / "labels.json").read_text())["servers"]
+        labels = Labels(json.loads((FIXTURES / s / "labels.json").read_text())).pairs
         for snap in sorted((FIXTURES / s).glob("*.tools.json")):
             server = snap.name[: -len(".tools.json")]
-            verdicts = {frozenset((p["a"], p["b"])): (p["verdict"], p.get("blind", True))
-                        for p in labels.get(server, {}).get("pairs", [])}
+            verdicts = {k: (p["verdict"], p.get("blind", True))
+                        for k, p in labels.get(server, {}).items()}
             tools = json.loads(snap.read_text())["tools"]
             names = [name_words(t["name"]) for t in tools]
             first = Counter(n[0] for n in names if n)
@@ -89,7 +90,7 @@ def rows():
                      float(bool(gi & gj)), float(frozenset((vi, vj)) in OPPOSITE),
                      float(si <= sj or sj <= si),
                      float(len(ni) > 1 and set(ni[1:]) == set(nj[1:])), math.log(len(tools))]
-                v, blind = verdicts.get(frozenset((tools[i]["name"], tools[j]["name"])),
+                v, blind = verdicts.get(pair_key(tools[i]["name"], tools[j]["name"]),
                                         ("unlisted", True))
                 yield s, f, v, blind
 

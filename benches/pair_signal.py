@@ -26,6 +26,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lint_quality import Labels, pair_key  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 STOP = set("a an the of to in on for and or by with from is are be this that it its as at into "
@@ -72,11 +75,11 @@ def band(x: float) -> str:
 
 
 def pairs(set_dir: Path):
-    labels = json.loads((set_dir / "labels.json").read_text())["servers"]
+    labels = Labels(json.loads((set_dir / "labels.json").read_text())).pairs
     for snap in sorted(set_dir.glob("*.tools.json")):
         server = snap.name[: -len(".tools.json")]
-        verdicts = {frozenset((p["a"], p["b"])): p["verdict"]
-                    for p in labels.get(server, {}).get("pairs", []) if p.get("blind", True)}
+        verdicts = {k: p["verdict"] for k, p in labels.get(server, {}).items()
+                    if p.get("blind", True)}
         tools = json.loads(snap.read_text())["tools"]
         names = [name_words(t["name"]) for t in tools]
         first = Counter(n[0] for n in names if n)
@@ -87,7 +90,7 @@ def pairs(set_dir: Path):
             a, b = set(names[i]), set(names[j])
             yield (sum(x * desc[j].get(w, 0.0) for w, x in desc[i].items()),
                    len(a & b) / max(1, len(a | b)),
-                   verdicts.get(frozenset((tools[i]["name"], tools[j]["name"])), "unlisted"))
+                   verdicts.get(pair_key(tools[i]["name"], tools[j]["name"]), "unlisted"))
 
 
 def main() -> int:
