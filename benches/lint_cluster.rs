@@ -145,6 +145,7 @@ fn adversarial(n: usize) -> Surface {
     Surface {
         tools,
         skills: vec![],
+        unread: Vec::new(),
     }
 }
 
@@ -161,6 +162,7 @@ fn near(n: usize) -> Surface {
     Surface {
         tools,
         skills: vec![],
+        unread: Vec::new(),
     }
 }
 
@@ -221,6 +223,7 @@ fn surface(n: usize) -> Surface {
     Surface {
         tools,
         skills: vec![],
+        unread: Vec::new(),
     }
 }
 
@@ -350,6 +353,7 @@ fn run_huge(mib: usize) {
     let s = Surface {
         tools: vec![tool],
         skills: vec![],
+        unread: Vec::new(),
     };
     let before = peak_kib();
     let t = Instant::now();

@@ -174,6 +174,7 @@ fn phases(dir: &Path) {
     let one_tool = mf::surface::Surface {
         tools: surface.tools[..1].to_vec(),
         skills: Vec::new(),
+        unread: Vec::new(),
     };
     let opts = mf::analyze::lint::LintOptions::default();
     let lint_first = time(&mut || {

@@ -194,6 +194,7 @@ mod tests {
                 })
                 .collect(),
             skills: vec![],
+            unread: Vec::new(),
         }
     }
 

@@ -246,6 +246,7 @@ pub fn merged(
     let here = surface_fingerprint(&Surface {
         tools: offered,
         skills: Vec::new(),
+        unread: Vec::new(),
     });
     if here != merged.head.suite.fingerprint {
         return Err(CiError::Merge(crate::eval::merge::MergeError(vec![

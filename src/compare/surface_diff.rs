@@ -310,6 +310,7 @@ mod tests {
         Surface {
             tools,
             skills: vec![],
+            unread: Vec::new(),
         }
     }
 

@@ -118,6 +118,7 @@ pub(super) fn scorecard(inp: ScorecardInput<'_>) -> Scorecard {
     let surface = Surface {
         tools: inp.case_tools.used(),
         skills: Vec::new(),
+        unread: Vec::new(),
     };
     let mut card = Scorecard {
         version: SCORECARD_VERSION,

@@ -370,6 +370,7 @@ pub fn lint(suite: &Suite, display: &str, tools: &[Tool], surface_label: &str) -
     let surface = crate::surface::Surface {
         tools: tools.to_vec(),
         skills: Vec::new(),
+        unread: Vec::new(),
     };
     TasksLintReport {
         version: TASKS_LINT_REPORT_VERSION,

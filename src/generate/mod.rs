@@ -153,6 +153,7 @@ pub fn plan(
         let surface = Surface {
             tools: tools.to_vec(),
             skills: Vec::new(),
+            unread: Vec::new(),
         };
         let report = cluster(&surface, &ClusterOptions::default());
         let index = |name: &str| tools.iter().position(|t| t.name == name);

@@ -84,7 +84,11 @@ impl Finding {
             (Some([a, b]), _, _) => format!("{a}|{b}"),
             (None, Some(t), _) => t.clone(),
             (None, None, Some(s)) => format!("skill:{s}"),
-            _ => "surface".to_owned(),
+            // A finding about a file rather than a tool (`server-unread`) is that file's.
+            _ => match &self.file {
+                Some(f) if self.code == "server-unread" => format!("file:{f}"),
+                _ => "surface".to_owned(),
+            },
         };
         format!(
             "{}|{}|{}",

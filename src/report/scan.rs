@@ -41,10 +41,15 @@ pub struct ScanReport {
     pub ref_issues: Vec<RefIssue>,
     /// Files skipped or partly read, with the reason.
     pub warnings: Vec<ScanWarning>,
+    /// MCP servers seen in code whose tools could not all be read (`server-unread`).
+    pub unread: Vec<UnreadServer>,
     /// Configured servers started by `--probe` (absent without it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<Probe>,
 }
+
+/// A server seen in code whose tools could not all be read.
+pub use crate::surface::scan::unread::UnreadServer;
 
 /// The outcome of starting one configured server (`mf scan --probe`).
 pub use crate::surface::scan::probe::Probe;
@@ -67,6 +72,8 @@ pub struct ScanSummary {
     pub by_format: BTreeMap<SourceFormat, usize>,
     /// Warnings.
     pub warnings: usize,
+    /// `server-unread` findings: servers whose tools could not all be read.
+    pub unread_servers: usize,
 }
 
 /// A tool in the scan report: the tool plus its token counts.
@@ -84,6 +91,7 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
     let surface = Surface {
         tools: result.tools.clone(),
         skills: result.skills.clone(),
+        unread: Vec::new(),
     };
     let normalized = normalize_surface(&surface);
     let (per_tool, tokens) = surface_tokens(&result.tools, true);
@@ -103,6 +111,7 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
             servers: result.servers.len(),
             by_format,
             warnings: result.warnings.len(),
+            unread_servers: result.unread.len(),
         },
         fingerprint: surface_fingerprint(&surface),
         tokens,
@@ -117,6 +126,7 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
         servers: result.servers.clone(),
         ref_issues: normalized.ref_issues,
         warnings: result.warnings.clone(),
+        unread: result.unread.clone(),
         probes: Vec::new(),
     }
 }

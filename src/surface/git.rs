@@ -186,6 +186,14 @@ pub fn surface_at_ref(
             let mut surface = Surface {
                 tools: result.tools,
                 skills: result.skills,
+                unread: result
+                    .unread
+                    .into_iter()
+                    .map(|mut u| {
+                        u.file = prefix(u.file);
+                        u
+                    })
+                    .collect(),
             };
             for t in &mut surface.tools {
                 t.origin.file = t.origin.file.take().map(prefix);

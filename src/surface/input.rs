@@ -124,6 +124,12 @@ pub fn load_path(path: &Path, input: &mut Input) -> Result<(), InputError> {
             s.origin = prefix(s.origin);
             input.surface.skills.push(s);
         }
+        for mut u in result.unread {
+            if display != "." {
+                u.file = format!("{}/{}", display.trim_end_matches('/'), u.file);
+            }
+            input.surface.unread.push(u);
+        }
     } else {
         let loaded = formats::load_path(path, &display_path(path, Path::new("")))?;
         input.warnings.extend(loaded.warnings);

@@ -232,12 +232,26 @@ pub struct Surface {
     /// Skills in source order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<Skill>,
+    /// MCP servers seen in code whose tools could not all be read (`server-unread`); not part
+    /// of any document's surface, only of what the scan saw.
+    #[serde(skip)]
+    pub unread: Vec<scan::unread::UnreadServer>,
 }
 
 impl Surface {
-    /// Append every tool and skill of `other`, keeping order.
+    /// A surface of these tools and skills.
+    pub fn of(tools: Vec<Tool>, skills: Vec<Skill>) -> Surface {
+        Surface {
+            tools,
+            skills,
+            unread: Vec::new(),
+        }
+    }
+
+    /// Append every tool, skill and unread server of `other`, keeping order.
     pub fn merge(&mut self, other: Surface) {
         self.tools.extend(other.tools);
         self.skills.extend(other.skills);
+        self.unread.extend(other.unread);
     }
 }

@@ -27,6 +27,7 @@ fn two_groups_and_a_bridge() -> Surface {
     Surface {
         tools,
         skills: vec![],
+        unread: Vec::new(),
     }
 }
 

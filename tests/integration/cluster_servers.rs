@@ -18,6 +18,7 @@ fn fixture(name: &str) -> Surface {
     Surface {
         tools: server_tools(name),
         skills: vec![],
+        unread: Vec::new(),
     }
 }
 
@@ -42,6 +43,7 @@ fn real(name: &str) -> Surface {
     normalize_surface(&Surface {
         tools,
         skills: vec![],
+        unread: Vec::new(),
     })
     .surface
 }

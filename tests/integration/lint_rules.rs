@@ -53,6 +53,26 @@ fn example_input(v: &Value) -> (Surface, LintOptions) {
             origin: Origin::at(SourceFormat::SkillMd, &format!("skills/{i}/SKILL.md"), 2, 1),
         });
     }
+    for u in v
+        .get("unread")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let n = |k: &str| u[k].as_u64().unwrap_or(0) as usize;
+        surface.unread.push(mf::surface::scan::unread::UnreadServer {
+            code: mf::surface::scan::unread::CODE,
+            file: u["file"].as_str().expect("unread file").to_owned(),
+            line: u["line"].as_u64().map(|l| l as u32),
+            language: "typescript",
+            saw: u["saw"].as_str().unwrap_or_default().to_owned(),
+            registrations: n("registrations"),
+            unresolved: n("unresolved"),
+            tools_read: 0,
+            message: "a server whose tools could not be read".into(),
+            fix: mf::surface::scan::unread::FIX,
+        });
+    }
     let mut options = LintOptions::default();
     if let Some(p) = v.get("profiles") {
         options.profiles = serde_json::from_value(p.clone()).expect("profiles");
@@ -300,6 +320,7 @@ fn missing_schema_is_an_error_only_for_mcp() {
     let surface = Surface {
         tools: vec![t],
         skills: vec![],
+        unread: Vec::new(),
     };
     let f = lint(&surface, &LintOptions::default());
     let missing = f
@@ -325,6 +346,7 @@ fn missing_description_is_a_warning_for_low_confidence_extraction() {
         &Surface {
             tools: vec![t.clone()],
             skills: vec![],
+            unread: Vec::new(),
         },
         &LintOptions::default(),
     );
@@ -339,6 +361,7 @@ fn missing_description_is_a_warning_for_low_confidence_extraction() {
         &Surface {
             tools: vec![t],
             skills: vec![],
+            unread: Vec::new(),
         },
         &LintOptions::default(),
     );
@@ -562,7 +585,8 @@ fn annotation_coverage_is_only_checked_on_mcp_surfaces() {
         lint(
             &Surface {
                 tools: vec![t],
-                skills: vec![]
+                skills: vec![],
+                unread: Vec::new()
             },
             &LintOptions::default()
         )
@@ -725,6 +749,7 @@ fn big_surface(n: u32) -> Surface {
     Surface {
         tools,
         skills: vec![],
+        unread: Vec::new(),
     }
 }
 

@@ -100,6 +100,14 @@ pub static RULES: &[Rule] = &[
         "Rename one, or prefix each server's tools (`github_search`, `jira_search`).",
     ),
     rule(
+        "server-unread",
+        "surface",
+        W,
+        "An MCP server seen in code whose tools could not all be read statically (computed names, tools from a data file, a registration mf cannot follow): what it serves was not checked.",
+        r#"{"tools": [], "unread": [{"file": "src/index.ts", "line": 12, "language": "typescript", "saw": "`server.setRequestHandler(ListToolsRequestSchema, …)`", "registrations": 1, "unresolved": 1}]}"#,
+        "Commit a snapshot of the tools the server serves: declare it in mf.toml (`[servers.NAME]` with `command` and `snapshot`) and run `mf snapshot NAME`; the free gate reads the snapshot, `mf snapshot --check` keeps it fresh.",
+    ),
+    rule(
         "schema-missing",
         "surface",
         E,

@@ -12,6 +12,17 @@ const MAX_NAME_CHARS: usize = 128;
 
 /// Run the surface family.
 pub fn check(input: &LintInput<'_>, out: &mut Vec<Finding>) {
+    for u in &input.raw.unread {
+        let mut f = surface_finding(
+            Severity::Warn,
+            "server-unread",
+            format!("{} (saw {}).", u.message, u.saw),
+            u.fix.to_owned(),
+        );
+        f.file = Some(u.file.clone());
+        f.line = u.line;
+        out.push(f);
+    }
     let tools = input.tools();
     let mut first_by_name: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
     for (i, tool) in tools.iter().enumerate() {

@@ -45,6 +45,7 @@ pub fn read_manifest(path: &Path) -> Result<(String, Surface), LoadError> {
         Surface {
             tools: vec![tool],
             skills: vec![],
+            unread: Vec::new(),
         },
     ))
 }

@@ -289,6 +289,7 @@ fn load_doc_shape(src: &Source<'_>) -> Result<Option<Loaded>, LoadError> {
             surface: Surface {
                 tools: vec![load_tool(src, v, "")?],
                 skills: vec![],
+                unread: Vec::new(),
             },
             warnings: vec![],
         }));

@@ -113,6 +113,7 @@ fn load_ref(src: &Source<'_>, r: &str) -> Result<Loaded, String> {
         surface: crate::surface::Surface {
             tools: vec![tool],
             skills: vec![],
+            unread: Vec::new(),
         },
         warnings: vec![],
     })

@@ -10,6 +10,7 @@ pub mod skill_md;
 mod syntax;
 pub mod tracked;
 mod ts_casts;
+pub mod unread;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -71,6 +72,9 @@ pub struct CodeFindings {
     pub tools: Vec<Tool>,
     /// Problems (e.g. a name that is not a literal).
     pub warnings: Vec<String>,
+    /// What was seen of an MCP server in the file (its registration places, and which of them
+    /// could not be read), when the recognizer saw one.
+    pub server: Option<code_ts::ServerSeen>,
 }
 
 /// Scan settings, validated.
@@ -105,6 +109,8 @@ pub struct ScanResult {
     pub servers: Vec<ConfiguredServer>,
     /// Per-file problems, sorted.
     pub warnings: Vec<ScanWarning>,
+    /// MCP servers seen in code whose tools could not be read fully (`server-unread`).
+    pub unread: Vec<unread::UnreadServer>,
     /// Files the walk visited (after ignores).
     pub files_walked: usize,
     /// Files that held at least one definition, server or skill.
@@ -118,11 +124,25 @@ struct FileOutcome {
     skills: Vec<Skill>,
     servers: Vec<ConfiguredServer>,
     warnings: Vec<ScanWarning>,
+    /// A JavaScript/TypeScript file that may register tools, parsed for the project pass.
+    module: Option<code_ts::Module>,
+    /// A JavaScript/TypeScript file (searched for a wrapper's call sites).
+    code_file: Option<std::path::PathBuf>,
+    /// What a Python reader saw of a server.
+    seen: Option<(code_ts::ServerSeen, &'static str)>,
 }
 
 impl FileOutcome {
     fn recognized(&self) -> bool {
         !self.tools.is_empty() || !self.skills.is_empty() || !self.servers.is_empty()
+    }
+
+    fn keep(&self) -> bool {
+        self.recognized()
+            || !self.warnings.is_empty()
+            || self.module.is_some()
+            || self.code_file.is_some()
+            || self.seen.is_some()
     }
 }
 
@@ -183,7 +203,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
                     .insert(rel.to_path_buf());
             }
             let outcome = scan_file(root, entry.path(), options);
-            if outcome.recognized() || !outcome.warnings.is_empty() {
+            if outcome.keep() {
                 push(&collected, outcome);
             }
             WalkState::Continue
@@ -206,7 +226,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
         for path in missed {
             walked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let outcome = scan_file(root, &path, options);
-            if outcome.recognized() || !outcome.warnings.is_empty() {
+            if outcome.keep() {
                 push(&collected, outcome);
             }
         }
@@ -218,6 +238,10 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
         files_walked: walked.into_inner(),
         ..Default::default()
     };
+    let mut modules = Vec::new();
+    let mut code_files = Vec::new();
+    let mut seen = Vec::new();
+    let mut recognized_files = std::collections::BTreeSet::new();
     for o in outcomes {
         if o.recognized() {
             result.files_recognized += 1;
@@ -226,7 +250,37 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
         result.skills.extend(o.skills);
         result.servers.extend(o.servers);
         result.warnings.extend(o.warnings);
+        modules.extend(o.module);
+        code_files.extend(o.code_file);
+        seen.extend(o.seen);
     }
+    // The project pass: JavaScript/TypeScript registrations, followed across the modules.
+    modules.sort_by(|a, b| a.file.cmp(&b.file));
+    code_files.sort();
+    let loader = code_ts::Loader::new(Some(root), modules, code_files, options.max_file_bytes);
+    for f in code_ts::extract_project(&loader) {
+        for t in &f.found.tools {
+            if let Some(file) = &t.origin.file
+                && file != &f.file
+            {
+                recognized_files.insert(file.clone());
+            }
+        }
+        if !f.found.tools.is_empty() {
+            recognized_files.insert(f.file.clone());
+        }
+        result.tools.extend(f.found.tools);
+        result
+            .warnings
+            .extend(f.found.warnings.into_iter().map(|message| ScanWarning {
+                file: f.file.clone(),
+                line: None,
+                message,
+            }));
+        seen.push((f.server, "typescript"));
+    }
+    result.files_recognized += recognized_files.len();
+    drop_compiled_twins(&mut result.tools);
     let key = |o: &super::Origin| (o.file.clone(), o.line, o.column);
     result.tools.sort_by(|a, b| {
         key(&a.origin)
@@ -249,7 +303,41 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
     });
     result.warnings.sort();
     result.warnings.dedup();
+    seen.sort_by(|a, b| a.0.file.cmp(&b.0.file));
+    result.unread = unread::findings(root, &seen, &result.tools);
     Ok(result)
+}
+
+/// A package that ships its TypeScript source beside the compiled JavaScript (`dist/`,
+/// `build/`, `lib/`, `out/`) defines each tool twice; the source's definition is kept.
+fn drop_compiled_twins(tools: &mut Vec<Tool>) {
+    let is_source = |f: &str| {
+        [".ts", ".tsx", ".mts", ".cts"]
+            .iter()
+            .any(|e| f.ends_with(e))
+    };
+    let compiled = |f: &str| {
+        !is_source(f)
+            && f.split('/').any(|c| {
+                matches!(
+                    c,
+                    "dist" | "build" | "lib" | "out" | "esm" | "cjs" | "bundle"
+                )
+            })
+    };
+    let from_source: std::collections::HashSet<String> = tools
+        .iter()
+        .filter(|t| t.origin.file.as_deref().is_some_and(is_source))
+        .map(|t| t.name.clone())
+        .collect();
+    if from_source.is_empty() {
+        return;
+    }
+    tools.retain(|t| {
+        !(t.origin.format == super::SourceFormat::TypescriptCode
+            && t.origin.file.as_deref().is_some_and(compiled)
+            && from_source.contains(&t.name))
+    });
 }
 
 fn push(collected: &Mutex<Vec<FileOutcome>>, outcome: FileOutcome) {
@@ -364,8 +452,15 @@ fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
             Ok(skill) => out.skills.push(skill),
             Err(w) => out.warnings.push(w),
         },
-        Kind::Code(dialect) => absorb(code_ts::extract(&file, &text, dialect), &file, &mut out),
-        Kind::Python => absorb(code_py::extract(&file, &text), &file, &mut out),
+        Kind::Code(dialect) => {
+            out.code_file = Some(path.to_path_buf());
+            out.module = code_ts::parse_entry(&file, path.to_path_buf(), &text, dialect);
+        }
+        Kind::Python => {
+            let mut found = code_py::extract(&file, &text);
+            out.seen = found.server.take().map(|s| (s, "python"));
+            absorb(found, &file, &mut out);
+        }
     }
     out
 }

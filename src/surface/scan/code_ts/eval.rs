@@ -1,0 +1,1256 @@
+//! A small, bounded partial evaluator for the values tool definitions are built from: strings,
+//! JSON literals, arrays and objects, followed through constants, enums, imports and re-exports
+//! (ES modules and CommonJS as tsc and esbuild emit them), destructuring, function calls whose
+//! result is a literal, and the variables a loop or a wrapper binds. Nothing is executed: what
+//! cannot be known from the text stays unresolved.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+use super::loader::Loader;
+use super::node::{MAX_DEPTH, Module, N, string_literal};
+use super::{js_number, unescape_js};
+
+/// Evaluation steps allowed per registration; past it everything reads as unresolved.
+pub(super) const BUDGET: u32 = 200_000;
+
+/// Items a list may yield (a loop over more is cut there).
+const MAX_ITEMS: usize = 2000;
+
+/// A value: a node with the bindings it is evaluated under, a string made by the evaluator
+/// (an object's key), an `[key, value]` entry of `Object.entries`, or a module namespace.
+#[derive(Clone)]
+pub(super) enum Val<'a> {
+    Node(N<'a>, Env<'a>),
+    Str(String),
+    Entry(String, Box<Val<'a>>),
+    Module(&'a Module),
+}
+
+/// Bindings of loop variables and parameters, innermost first.
+pub(super) type Env<'a> = Option<Rc<Frame<'a>>>;
+
+pub(super) struct Frame<'a> {
+    name: String,
+    val: Val<'a>,
+    next: Env<'a>,
+}
+
+pub(super) fn bind<'a>(env: &Env<'a>, name: &str, val: Val<'a>) -> Env<'a> {
+    Some(Rc::new(Frame {
+        name: name.to_owned(),
+        val,
+        next: env.clone(),
+    }))
+}
+
+fn lookup_env<'a>(env: &Env<'a>, name: &str) -> Option<Val<'a>> {
+    let mut e = env.as_ref();
+    while let Some(f) = e {
+        if f.name == name {
+            return Some(f.val.clone());
+        }
+        e = f.next.as_ref();
+    }
+    None
+}
+
+/// Where a name is declared, as found by walking out through the enclosing scopes.
+enum Decl<'a> {
+    /// `const x = value` (also `let`/`var`, an enum, function or class declaration: the node).
+    Value(N<'a>),
+    /// `const { key: x } = value` / `const [x] = value`.
+    Prop(N<'a>, String),
+    /// `import { name } from "spec"` (`name` is `default` or `*` for the other two forms).
+    Import(N<'a>, String, String),
+    /// A parameter, catch or loop variable with no binding in the environment.
+    Unbound,
+}
+
+/// The evaluator for one scan.
+pub(super) struct Cx<'a> {
+    pub loader: &'a Loader,
+    budget: Cell<u32>,
+    /// Something in the current tool had to be guessed or could not be read.
+    pub low: Cell<bool>,
+    pub warnings: RefCell<Vec<String>>,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(loader: &'a Loader) -> Cx<'a> {
+        Cx {
+            loader,
+            budget: Cell::new(BUDGET),
+            low: Cell::new(false),
+            warnings: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn reset_budget(&self) {
+        self.budget.set(BUDGET);
+    }
+
+    /// Spend one evaluation step; `false` once the budget is gone.
+    pub fn tick(&self) -> bool {
+        let left = self.budget.get();
+        self.budget.set(left.saturating_sub(1));
+        left > 0
+    }
+
+    pub fn set_low(&self) {
+        self.low.set(true);
+    }
+
+    pub fn warn(&self, n: N<'_>, msg: &str) {
+        self.warnings
+            .borrow_mut()
+            .push(format!("{}:{}: {msg}", n.m.file, n.line()));
+    }
+
+    // ---- names ------------------------------------------------------------------------
+
+    /// Where `name`, used at `at`, is declared: the nearest enclosing scope that declares it.
+    fn declaration(&self, name: &str, at: N<'a>) -> Option<Decl<'a>> {
+        let mut cur = at.parent();
+        let mut steps = 0usize;
+        while let Some(scope) = cur {
+            steps += 1;
+            if steps > 4 * MAX_DEPTH * MAX_DEPTH {
+                return None;
+            }
+            match scope.kind() {
+                "program" | "statement_block" | "class_body" | "switch_case" | "else_clause" => {
+                    for stmt in scope.named() {
+                        if let Some(d) = self.declared_in(stmt, name) {
+                            return Some(d);
+                        }
+                    }
+                }
+                "arrow_function"
+                | "function_expression"
+                | "function"
+                | "function_declaration"
+                | "generator_function_declaration"
+                | "method_definition" => {
+                    if let Some(params) = scope
+                        .field("parameters")
+                        .or_else(|| scope.field("parameter"))
+                    {
+                        if params.kind() == "identifier" && params.text() == name {
+                            return Some(Decl::Unbound);
+                        }
+                        if params.named().iter().any(|p| pattern_binds(*p, name)) {
+                            return Some(Decl::Unbound);
+                        }
+                    }
+                }
+                "for_in_statement" | "catch_clause" => {
+                    let left = scope.field("left").or_else(|| scope.field("parameter"));
+                    if left.is_some_and(|l| pattern_binds(l, name)) {
+                        return Some(Decl::Unbound);
+                    }
+                }
+                _ => {}
+            }
+            cur = scope.parent();
+        }
+        None
+    }
+
+    /// A declaration of `name` made directly by statement `stmt`.
+    fn declared_in(&self, stmt: N<'a>, name: &str) -> Option<Decl<'a>> {
+        match stmt.kind() {
+            "lexical_declaration" | "variable_declaration" => {
+                for d in stmt.named() {
+                    if d.kind() != "variable_declarator" {
+                        continue;
+                    }
+                    let (Some(target), value) = (d.field("name"), d.field("value")) else {
+                        continue;
+                    };
+                    match target.kind() {
+                        "identifier" if target.text() == name => {
+                            return value.map(Decl::Value).or(Some(Decl::Unbound));
+                        }
+                        "object_pattern" | "array_pattern" => {
+                            if let Some(key) = pattern_key(target, name) {
+                                return Some(match value {
+                                    Some(v) => Decl::Prop(v, key),
+                                    None => Decl::Unbound,
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                None
+            }
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "enum_declaration" => stmt
+                .field("name")
+                .filter(|n| n.text() == name)
+                .map(|_| Decl::Value(stmt)),
+            "export_statement" => {
+                if let Some(d) = stmt.field("declaration") {
+                    return self.declared_in(d, name);
+                }
+                None
+            }
+            "import_statement" => {
+                let source = stmt.field("source").and_then(string_literal)?;
+                let clause = stmt
+                    .named()
+                    .into_iter()
+                    .find(|c| c.kind() == "import_clause")?;
+                for c in clause.named() {
+                    match c.kind() {
+                        "identifier" if c.text() == name => {
+                            return Some(Decl::Import(stmt, source, "default".into()));
+                        }
+                        "namespace_import" => {
+                            if c.named().iter().any(|i| i.text() == name) {
+                                return Some(Decl::Import(stmt, source, "*".into()));
+                            }
+                        }
+                        "named_imports" => {
+                            for spec in c.named() {
+                                let imported = spec.field("name");
+                                let local = spec.field("alias").or(imported);
+                                if local.is_some_and(|l| l.text() == name) {
+                                    let imported = imported.map(|i| {
+                                        string_literal(i).unwrap_or_else(|| i.text().to_owned())
+                                    })?;
+                                    return Some(Decl::Import(stmt, source, imported));
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                None
+            }
+            "expression_statement" => {
+                // `exports.x = …` is how CommonJS output declares a module-level `x` too.
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// The value `name` has where it is used (`at`), under `env`.
+    pub fn lookup(&self, name: &str, at: N<'a>, env: &Env<'a>, depth: usize) -> Option<Val<'a>> {
+        if let Some(v) = lookup_env(env, name) {
+            return Some(v);
+        }
+        match self.declaration(name, at)? {
+            Decl::Value(v) => Some(Val::Node(v, env.clone())),
+            Decl::Prop(v, key) => self.prop(Val::Node(v, env.clone()), &key, depth + 1),
+            Decl::Import(stmt, source, imported) => {
+                let m = self.loader.import(stmt.m, &source)?;
+                if imported == "*" {
+                    Some(Val::Module(m))
+                } else {
+                    self.export(m, &imported, depth + 1)
+                }
+            }
+            Decl::Unbound => None,
+        }
+    }
+
+    /// What module `m` exports as `name` (ES exports, re-exports, CommonJS `exports.x =`,
+    /// `module.exports = {…}`, tsc's `Object.defineProperty(exports, "x", {get})`).
+    pub fn export(&self, m: &'a Module, name: &str, depth: usize) -> Option<Val<'a>> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let root = m.root();
+        let mut stars = Vec::new();
+        for stmt in root.named() {
+            match stmt.kind() {
+                "export_statement" => {
+                    let source = stmt.field("source").and_then(string_literal);
+                    if let Some(decl) = stmt.field("declaration") {
+                        if let Some(Decl::Value(v)) = self.declared_in(decl, name) {
+                            return Some(Val::Node(v, None));
+                        }
+                        if let Some(Decl::Prop(v, k)) = self.declared_in(decl, name) {
+                            return self.prop(Val::Node(v, None), &k, depth + 1);
+                        }
+                        continue;
+                    }
+                    if let Some(v) = stmt.field("value") {
+                        if name == "default" {
+                            return Some(Val::Node(v, None));
+                        }
+                        continue;
+                    }
+                    let clause = stmt
+                        .named()
+                        .into_iter()
+                        .find(|c| c.kind() == "export_clause");
+                    match (clause, source) {
+                        (Some(clause), src) => {
+                            for spec in clause.named() {
+                                let local = spec.field("name");
+                                let exported = spec.field("alias").or(local);
+                                if exported.is_some_and(|e| e.text() == name) {
+                                    let local = local?.text().to_owned();
+                                    return match src {
+                                        Some(src) => {
+                                            let t = self.loader.import(m, &src)?;
+                                            self.export(t, &local, depth + 1)
+                                        }
+                                        None => self.lookup(&local, spec, &None, depth + 1),
+                                    };
+                                }
+                            }
+                        }
+                        (None, Some(src)) => stars.push(src),
+                        (None, None) => {}
+                    }
+                }
+                "expression_statement" => {
+                    let Some(e) = stmt.named().first().copied() else {
+                        continue;
+                    };
+                    if let Some(v) = self.cjs_export(e, name, depth) {
+                        return Some(v);
+                    }
+                    if let Some(src) = cjs_star(e) {
+                        stars.push(src);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // ES `export const` is a module-level declaration too; a module-level declaration of
+        // the name stands for it when nothing above matched (CommonJS keeps its own names).
+        for stmt in root.named() {
+            if let Some(d) = self.declared_in(stmt, name) {
+                match d {
+                    Decl::Value(v) => return Some(Val::Node(v, None)),
+                    Decl::Prop(v, k) => return self.prop(Val::Node(v, None), &k, depth + 1),
+                    _ => {}
+                }
+            }
+        }
+        for src in stars {
+            if let Some(t) = self.loader.import(m, &src)
+                && let Some(v) = self.export(t, name, depth + 1)
+            {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// `exports.name = v`, `module.exports.name = v`, `module.exports = {name: v}`,
+    /// `Object.defineProperty(exports, "name", { get: function () { return v; } })`.
+    fn cjs_export(&self, e: N<'a>, name: &str, depth: usize) -> Option<Val<'a>> {
+        match e.kind() {
+            "assignment_expression" => {
+                let left = e.field("left")?;
+                let right = e.field("right")?;
+                let lt = left.text();
+                if lt == format!("exports.{name}") || lt == format!("module.exports.{name}") {
+                    return Some(Val::Node(right, None));
+                }
+                if lt == "module.exports" {
+                    return self.prop(Val::Node(right, None), name, depth + 1);
+                }
+                // `exports.a = exports.b = void 0` chains.
+                if right.kind() == "assignment_expression" {
+                    return self.cjs_export(right, name, depth + 1);
+                }
+                None
+            }
+            "call_expression" => {
+                if e.field("function")?.text() != "Object.defineProperty" {
+                    return None;
+                }
+                let args = e.field("arguments")?.named();
+                if args.len() < 3 || args[0].text() != "exports" {
+                    return None;
+                }
+                if string_literal(args[1])? != name {
+                    return None;
+                }
+                let getter = self.prop(Val::Node(args[2], None), "get", depth + 1)?;
+                let Val::Node(f, env) = getter else {
+                    return None;
+                };
+                self.returned(f, &env).into_iter().next()
+            }
+            _ => None,
+        }
+    }
+
+    // ---- values -----------------------------------------------------------------------
+
+    /// Follow names, property accesses and module loads until a value node is reached.
+    pub fn deref(&self, v: Val<'a>, depth: usize) -> Val<'a> {
+        let mut v = v;
+        for _ in 0..MAX_DEPTH {
+            if !self.tick() {
+                return v;
+            }
+            let Val::Node(n, env) = &v else {
+                return v;
+            };
+            let n = n.peel();
+            let next = match n.kind() {
+                "identifier" | "shorthand_property_identifier" => {
+                    if n.text() == "undefined" {
+                        return Val::Node(n, env.clone());
+                    }
+                    self.lookup(n.text(), n, env, depth + 1)
+                }
+                "member_expression" => {
+                    let key = n.field("property").map(|p| p.text().to_owned());
+                    match (n.field("object"), key) {
+                        (Some(o), Some(k)) => self.prop(Val::Node(o, env.clone()), &k, depth + 1),
+                        _ => None,
+                    }
+                }
+                "subscript_expression" => {
+                    let idx = n.field("index").map(|i| i.peel());
+                    let key = idx.and_then(|i| match i.kind() {
+                        "number" => Some(i.text().to_owned()),
+                        _ => self.str_of(Val::Node(i, env.clone()), depth + 1),
+                    });
+                    match (n.field("object"), key) {
+                        (Some(o), Some(k)) => self.prop(Val::Node(o, env.clone()), &k, depth + 1),
+                        _ => None,
+                    }
+                }
+                "call_expression" => self.module_call(n),
+                _ => None,
+            };
+            match next {
+                Some(nv) => v = nv,
+                None => return Val::Node(n, env.clone()),
+            }
+        }
+        v
+    }
+
+    /// `require("./x")`, also wrapped in tsc's or esbuild's interop helpers.
+    fn module_call(&self, call: N<'a>) -> Option<Val<'a>> {
+        let f = call.field("function")?.peel();
+        let args = call.field("arguments")?.named();
+        let first = args.first().copied()?;
+        match f.text() {
+            "require" => {
+                let spec = string_literal(first)?;
+                self.loader.import(call.m, &spec).map(Val::Module)
+            }
+            "__importStar"
+            | "__importDefault"
+            | "_interopRequireDefault"
+            | "_interopRequireWildcard"
+            | "__toESM"
+            | "__toCommonJS" => {
+                let inner = first.peel();
+                if inner.kind() == "call_expression" {
+                    self.module_call(inner)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Property `key` of value `v` (object literal, array, enum, class static, module).
+    pub fn prop(&self, v: Val<'a>, key: &str, depth: usize) -> Option<Val<'a>> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        match self.deref(v, depth + 1) {
+            Val::Module(m) => {
+                if key == "default" {
+                    // tsc's `x_1.default` of a CommonJS module is its `module.exports`.
+                    return self.export(m, "default", depth + 1);
+                }
+                self.export(m, key, depth + 1)
+            }
+            Val::Entry(k, v) => match key {
+                "0" => Some(Val::Str(k)),
+                "1" => Some(*v),
+                _ => None,
+            },
+            Val::Str(_) => None,
+            Val::Node(n, env) => match n.kind() {
+                "object" => {
+                    let mut found = None;
+                    for p in n.named() {
+                        match p.kind() {
+                            "pair" => {
+                                if self.key(p, &env).as_deref() == Some(key) {
+                                    found = p.field("value").map(|v| Val::Node(v, env.clone()));
+                                }
+                            }
+                            "shorthand_property_identifier" if p.text() == key => {
+                                found = Some(Val::Node(p, env.clone()));
+                            }
+                            "method_definition" => {
+                                if p.field("name").is_some_and(|k| k.text() == key) {
+                                    found = Some(Val::Node(p, env.clone()));
+                                }
+                            }
+                            "spread_element" => {
+                                if let Some(inner) = p.named().first()
+                                    && let Some(v) =
+                                        self.prop(Val::Node(*inner, env.clone()), key, depth + 1)
+                                {
+                                    found = Some(v);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    found
+                }
+                "array" => {
+                    let i: usize = key.parse().ok()?;
+                    self.list_of(Val::Node(n, env), depth + 1)?
+                        .into_iter()
+                        .nth(i)
+                }
+                "enum_declaration" => {
+                    let body = n.field("body")?;
+                    for m in body.named() {
+                        match m.kind() {
+                            "enum_assignment" => {
+                                if m.field("name").is_some_and(|k| k.text() == key) {
+                                    return m.field("value").map(|v| Val::Node(v, None));
+                                }
+                            }
+                            "property_identifier" if m.text() == key => return None,
+                            _ => {}
+                        }
+                    }
+                    None
+                }
+                "class_declaration" | "class" | "abstract_class_declaration" => {
+                    let body = n.field("body")?;
+                    for m in body.named() {
+                        if m.kind() == "public_field_definition"
+                            && m.field("name").is_some_and(|k| k.text() == key)
+                        {
+                            return m.field("value").map(|v| Val::Node(v, None));
+                        }
+                    }
+                    None
+                }
+                "call_expression" => {
+                    // `Object.freeze({...})`, `defineTool({...})`, a factory returning an object.
+                    let r = self.call_result(n, &env, depth + 1)?;
+                    self.prop(r, key, depth + 1)
+                }
+                "new_expression" => self.instance_field(n, &env, key, depth + 1),
+                _ => None,
+            },
+        }
+    }
+
+    /// The key of an object `pair`.
+    pub fn key(&self, pair: N<'a>, env: &Env<'a>) -> Option<String> {
+        let k = pair.field("key")?;
+        match k.kind() {
+            "property_identifier" | "number" => Some(k.text().to_owned()),
+            "string" => string_literal(k),
+            "computed_property_name" => self.str_of(Val::Node(*k.named().first()?, env.clone()), 0),
+            _ => self.str_of(Val::Node(k, env.clone()), 0),
+        }
+    }
+
+    /// A string known statically.
+    pub fn str_of(&self, v: Val<'a>, depth: usize) -> Option<String> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let (n, env) = match self.deref(v, depth + 1) {
+            Val::Str(s) => return Some(s),
+            Val::Node(n, env) => (n, env),
+            _ => return None,
+        };
+        match n.kind() {
+            "string" => string_literal(n),
+            "template_string" => {
+                let t = n.text();
+                let body = t.strip_prefix('`')?.strip_suffix('`')?;
+                let start = n.n.start_byte() + 1;
+                let mut out = String::new();
+                let mut pos = 0usize;
+                for c in n.named() {
+                    if c.kind() != "template_substitution" {
+                        continue;
+                    }
+                    let (s, e) = (c.n.start_byte() - start, c.n.end_byte() - start);
+                    out.push_str(&unescape_js(body.get(pos..s)?));
+                    let inner = *c.named().first()?;
+                    out.push_str(&self.str_of(Val::Node(inner, env.clone()), depth + 1)?);
+                    pos = e;
+                }
+                out.push_str(&unescape_js(body.get(pos..)?));
+                Some(out)
+            }
+            "number" => Some(n.text().to_owned()),
+            "binary_expression" => {
+                let op = n.field("operator")?.text();
+                let l = n.field("left")?;
+                let r = n.field("right")?;
+                match op {
+                    "+" => {
+                        let a = self.str_of(Val::Node(l, env.clone()), depth + 1)?;
+                        Some(a + &self.str_of(Val::Node(r, env), depth + 1)?)
+                    }
+                    "||" | "??" => self
+                        .str_of(Val::Node(l, env.clone()), depth + 1)
+                        .or_else(|| self.str_of(Val::Node(r, env), depth + 1)),
+                    _ => None,
+                }
+            }
+            "call_expression" => {
+                let f = n.field("function")?.peel();
+                let args = n.field("arguments")?.named();
+                match (f.kind(), f.callee_name()) {
+                    ("identifier", Some("String")) => {
+                        self.str_of(Val::Node(*args.first()?, env), depth + 1)
+                    }
+                    ("member_expression", Some("trim" | "toString")) => {
+                        let o = f.field("object")?;
+                        let s = self.str_of(Val::Node(o, env), depth + 1)?;
+                        Some(s.trim().to_owned())
+                    }
+                    ("member_expression", Some("join")) => {
+                        let o = f.field("object")?;
+                        let sep = match args.first() {
+                            Some(a) => self.str_of(Val::Node(*a, env.clone()), depth + 1)?,
+                            None => ",".into(),
+                        };
+                        let items = self.list_of(Val::Node(o, env), depth + 1)?;
+                        let parts: Option<Vec<String>> = items
+                            .into_iter()
+                            .map(|i| self.str_of(i, depth + 1))
+                            .collect();
+                        Some(parts?.join(&sep))
+                    }
+                    ("member_expression", Some("dedent" | "stripIndent"))
+                    | ("identifier", Some("dedent")) => {
+                        self.str_of(Val::Node(*args.first()?, env), depth + 1)
+                    }
+                    _ => {
+                        let r = self.call_result(n, &env, depth + 1)?;
+                        self.str_of(r, depth + 1)
+                    }
+                }
+            }
+            // `dedent\`…\``
+            "ternary_expression" => {
+                let a = self.str_of(Val::Node(n.field("consequence")?, env.clone()), depth + 1)?;
+                let b = self.str_of(Val::Node(n.field("alternative")?, env), depth + 1)?;
+                (a == b).then_some(a)
+            }
+            _ => None,
+        }
+    }
+
+    /// The node a string value was finally read from (for a tool's origin).
+    pub fn str_site(&self, v: Val<'a>) -> Option<N<'a>> {
+        match self.deref(v, 0) {
+            Val::Node(n, _) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A literal expression as JSON; `None` if it is not one.
+    pub fn json_of(&self, v: Val<'a>, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let (n, env) = match self.deref(v, depth + 1) {
+            Val::Str(s) => return Some(Value::String(s)),
+            Val::Node(n, env) => (n, env),
+            _ => return None,
+        };
+        Some(match n.kind() {
+            "string" | "template_string" | "binary_expression" => {
+                if n.kind() == "binary_expression"
+                    && n.field("operator")
+                        .is_some_and(|o| matches!(o.text(), "||" | "??"))
+                {
+                    let l = n.field("left")?;
+                    return self
+                        .json_of(Val::Node(l, env.clone()), depth + 1)
+                        .or_else(|| self.json_of(Val::Node(n.field("right")?, env), depth + 1));
+                }
+                Value::String(self.str_of(Val::Node(n, env), depth)?)
+            }
+            "number" => js_number(n.text(), false)?,
+            "unary_expression" => {
+                let op = n.field("operator")?.text();
+                let arg = n.field("argument")?.peel();
+                match (op, arg.kind()) {
+                    ("-" | "+", "number") => js_number(arg.text(), op == "-")?,
+                    ("!", "number") => Value::Bool(arg.text() == "0"),
+                    _ => return None,
+                }
+            }
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            "null" => Value::Null,
+            "array" => {
+                let mut items = Vec::new();
+                for e in self.list_of(Val::Node(n, env), depth + 1)? {
+                    match self.json_of(e, depth + 1) {
+                        Some(v) => items.push(v),
+                        None => self.set_low(),
+                    }
+                }
+                Value::Array(items)
+            }
+            "object" => {
+                let mut map = Map::new();
+                for p in n.named() {
+                    let (k, v) = match p.kind() {
+                        "pair" => (self.key(p, &env), p.field("value")),
+                        "shorthand_property_identifier" => (Some(p.text().to_owned()), Some(p)),
+                        "spread_element" => {
+                            let inner = p.named().first().copied();
+                            match inner
+                                .and_then(|i| self.json_of(Val::Node(i, env.clone()), depth + 1))
+                            {
+                                Some(Value::Object(o)) => map.extend(o),
+                                _ => self.set_low(),
+                            }
+                            continue;
+                        }
+                        _ => (None, None),
+                    };
+                    if v.is_some_and(|v| v.peel().text() == "undefined") {
+                        continue;
+                    }
+                    match (
+                        k,
+                        v.and_then(|v| self.json_of(Val::Node(v, env.clone()), depth + 1)),
+                    ) {
+                        (Some(k), Some(v)) => drop(map.insert(k, v)),
+                        _ => self.set_low(),
+                    }
+                }
+                Value::Object(map)
+            }
+            "call_expression" => {
+                let r = self.call_result(n, &env, depth + 1)?;
+                return self.json_of(r, depth + 1);
+            }
+            _ => return None,
+        })
+    }
+
+    /// The items of an array-like value: an array literal (spreads flattened), `Object.values`
+    /// / `Object.entries` / `Object.keys` of an object, `.map(cb)` (each result under the
+    /// callback's binding), `.filter`, `.concat`, `.flat`, a function's returned array.
+    pub fn list_of(&self, v: Val<'a>, depth: usize) -> Option<Vec<Val<'a>>> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let (n, env) = match self.deref(v, depth + 1) {
+            Val::Node(n, env) => (n, env),
+            _ => return None,
+        };
+        match n.kind() {
+            "array" => {
+                let mut out = Vec::new();
+                for e in n.named() {
+                    if e.kind() == "spread_element" {
+                        let inner = *e.named().first()?;
+                        out.extend(self.list_of(Val::Node(inner, env.clone()), depth + 1)?);
+                    } else {
+                        out.push(Val::Node(e, env.clone()));
+                    }
+                    if out.len() > MAX_ITEMS {
+                        return None;
+                    }
+                }
+                Some(out)
+            }
+            "object" => None,
+            "call_expression" => {
+                let f = n.field("function")?.peel();
+                let args = n.field("arguments")?.named();
+                let name = f.callee_name()?;
+                let obj = (f.kind() == "member_expression")
+                    .then(|| f.field("object"))
+                    .flatten();
+                let obj_text = obj.map(|o| o.text()).unwrap_or("");
+                match (obj_text, name) {
+                    ("Object", "values" | "entries" | "keys") => {
+                        let target = Val::Node(*args.first()?, env.clone());
+                        self.object_items(target, name, depth + 1)
+                    }
+                    ("Array", "from") => self.list_of(Val::Node(*args.first()?, env), depth + 1),
+                    (_, "map" | "flatMap") if obj.is_some() => {
+                        let items = self.list_of(Val::Node(obj?, env.clone()), depth + 1)?;
+                        let cb = self.deref(Val::Node(*args.first()?, env.clone()), depth + 1);
+                        let Val::Node(cb, cb_env) = cb else {
+                            return None;
+                        };
+                        let mut out = Vec::new();
+                        for (i, item) in items.into_iter().enumerate() {
+                            let e = self.bind_params(cb, &cb_env, &[item, Val::Str(i.to_string())]);
+                            for r in self.returned(cb, &e) {
+                                if name == "flatMap"
+                                    && let Some(inner) = self.list_of(r.clone(), depth + 1)
+                                {
+                                    out.extend(inner);
+                                } else {
+                                    out.push(r);
+                                }
+                            }
+                        }
+                        Some(out)
+                    }
+                    (_, "filter" | "slice" | "flat" | "sort" | "reverse" | "toSorted")
+                        if obj.is_some() =>
+                    {
+                        self.list_of(Val::Node(obj?, env), depth + 1)
+                    }
+                    (_, "concat") if obj.is_some() => {
+                        let mut out = self.list_of(Val::Node(obj?, env.clone()), depth + 1)?;
+                        for a in args {
+                            match self.list_of(Val::Node(a, env.clone()), depth + 1) {
+                                Some(l) => out.extend(l),
+                                None => out.push(Val::Node(a, env.clone())),
+                            }
+                        }
+                        Some(out)
+                    }
+                    _ => {
+                        let r = self.call_result(n, &env, depth + 1)?;
+                        self.list_of(r, depth + 1)
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `Object.values` / `entries` / `keys` of an object literal.
+    fn object_items(&self, target: Val<'a>, which: &str, depth: usize) -> Option<Vec<Val<'a>>> {
+        let (n, env) = match self.deref(target, depth + 1) {
+            Val::Node(n, env) => (n, env),
+            Val::Module(m) => return self.module_items(m, which),
+            _ => return None,
+        };
+        if n.kind() != "object" {
+            return None;
+        }
+        let mut out = Vec::new();
+        for p in n.named() {
+            let (k, v) = match p.kind() {
+                "pair" => (
+                    self.key(p, &env),
+                    p.field("value").map(|v| Val::Node(v, env.clone())),
+                ),
+                "shorthand_property_identifier" => {
+                    (Some(p.text().to_owned()), Some(Val::Node(p, env.clone())))
+                }
+                "spread_element" => {
+                    let inner = Val::Node(*p.named().first()?, env.clone());
+                    out.extend(self.object_items(inner, which, depth + 1)?);
+                    continue;
+                }
+                _ => continue,
+            };
+            let (Some(k), Some(v)) = (k, v) else {
+                return None;
+            };
+            out.push(match which {
+                "values" => v,
+                "keys" => Val::Str(k),
+                _ => Val::Entry(k, Box::new(v)),
+            });
+        }
+        Some(out)
+    }
+
+    /// `Object.values(ns)` of `import * as ns`: the module's exported values.
+    fn module_items(&self, m: &'a Module, which: &str) -> Option<Vec<Val<'a>>> {
+        let mut out = Vec::new();
+        for stmt in m.root().named() {
+            if stmt.kind() != "export_statement" {
+                continue;
+            }
+            let Some(decl) = stmt.field("declaration") else {
+                continue;
+            };
+            for d in decl.named() {
+                if d.kind() != "variable_declarator" {
+                    continue;
+                }
+                let (Some(name), Some(value)) = (d.field("name"), d.field("value")) else {
+                    continue;
+                };
+                let v = Val::Node(value, None);
+                out.push(match which {
+                    "values" => v,
+                    "keys" => Val::Str(name.text().to_owned()),
+                    _ => Val::Entry(name.text().to_owned(), Box::new(v)),
+                });
+            }
+        }
+        Some(out)
+    }
+
+    // ---- functions --------------------------------------------------------------------
+
+    /// What calling a function literal in the project returns, when that is a single
+    /// expression (`return {…}` / `() => ({…})`), evaluated with its parameters bound to the
+    /// call's arguments.
+    pub fn call_result(&self, call: N<'a>, env: &Env<'a>, depth: usize) -> Option<Val<'a>> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let f = call.field("function")?;
+        let args: Vec<Val<'a>> = call
+            .field("arguments")?
+            .named()
+            .into_iter()
+            .map(|a| Val::Node(a, env.clone()))
+            .collect();
+        let callee = self.deref(Val::Node(f, env.clone()), depth + 1);
+        let Val::Node(func, fenv) = callee else {
+            return None;
+        };
+        if !is_function(func) {
+            // `Object.freeze(x)`, `defineTool(x)` from a package, `tool(x)`: a helper we cannot
+            // see that takes one object is read as returning it.
+            let name = f.callee_name().unwrap_or("");
+            if args.len() == 1 && !matches!(name, "require" | "Symbol") {
+                return Some(args.into_iter().next()?);
+            }
+            return None;
+        }
+        let e = self.bind_params(func, &fenv, &args);
+        self.returned(func, &e).into_iter().next()
+    }
+
+    /// Bind a function's parameters (identifiers, defaults, destructuring) to `args`.
+    pub fn bind_params(&self, func: N<'a>, env: &Env<'a>, args: &[Val<'a>]) -> Env<'a> {
+        let mut e = env.clone();
+        let Some(params) = func.field("parameters").or_else(|| func.field("parameter")) else {
+            return e;
+        };
+        let list = if params.kind() == "identifier" {
+            vec![params]
+        } else {
+            params.named()
+        };
+        for (i, p) in list.into_iter().enumerate() {
+            let arg = args.get(i).cloned();
+            e = self.bind_pattern(p, arg, &e);
+        }
+        e
+    }
+
+    /// Bind pattern `p` to `val` (a missing argument takes the default, if any).
+    pub fn bind_pattern(&self, p: N<'a>, val: Option<Val<'a>>, env: &Env<'a>) -> Env<'a> {
+        let p = match p.kind() {
+            "required_parameter" | "optional_parameter" => {
+                let default = p.field("value");
+                let pattern = p.field("pattern").unwrap_or(p);
+                let val = val.or_else(|| default.map(|d| Val::Node(d, env.clone())));
+                return self.bind_pattern(pattern, val, env);
+            }
+            "assignment_pattern" => {
+                let default = p.field("right");
+                let val = val.or_else(|| default.map(|d| Val::Node(d, env.clone())));
+                return match p.field("left") {
+                    Some(l) => self.bind_pattern(l, val, env),
+                    None => env.clone(),
+                };
+            }
+            _ => p,
+        };
+        let Some(val) = val else {
+            return env.clone();
+        };
+        match p.kind() {
+            "identifier" => bind(env, p.text(), val),
+            "object_pattern" => {
+                let mut e = env.clone();
+                for part in p.named() {
+                    match part.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            if let Some(v) = self.prop(val.clone(), part.text(), 0) {
+                                e = bind(&e, part.text(), v);
+                            }
+                        }
+                        "pair_pattern" => {
+                            let key = self.key(part, env);
+                            if let (Some(k), Some(target)) = (key, part.field("value"))
+                                && let Some(v) = self.prop(val.clone(), &k, 0)
+                            {
+                                e = self.bind_pattern(target, Some(v), &e);
+                            }
+                        }
+                        "object_assignment_pattern" => {
+                            if let Some(l) = part.field("left") {
+                                let v = self.prop(val.clone(), l.text(), 0).or_else(|| {
+                                    part.field("right").map(|r| Val::Node(r, env.clone()))
+                                });
+                                if let Some(v) = v {
+                                    e = bind(&e, l.text(), v);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                e
+            }
+            "array_pattern" => {
+                let mut e = env.clone();
+                for (i, part) in p.named().into_iter().enumerate() {
+                    if let Some(v) = self.prop(val.clone(), &i.to_string(), 0) {
+                        e = self.bind_pattern(part, Some(v), &e);
+                    }
+                }
+                e
+            }
+            _ => env.clone(),
+        }
+    }
+
+    /// The expressions a function returns: an arrow's expression body, or each `return` of
+    /// its body (not those of nested functions).
+    pub fn returned(&self, func: N<'a>, env: &Env<'a>) -> Vec<Val<'a>> {
+        let Some(body) = func.field("body") else {
+            return Vec::new();
+        };
+        if body.kind() != "statement_block" {
+            return vec![Val::Node(body, env.clone())];
+        }
+        let mut out = Vec::new();
+        let mut stack = vec![body];
+        while let Some(s) = stack.pop() {
+            if !self.tick() {
+                break;
+            }
+            for c in s.named() {
+                match c.kind() {
+                    "return_statement" => {
+                        if let Some(e) = c.named().first() {
+                            out.push(Val::Node(*e, env.clone()));
+                        }
+                    }
+                    k if is_function_kind(k) || k == "class_declaration" => {}
+                    _ => stack.push(c),
+                }
+            }
+        }
+        out
+    }
+
+    /// A field of `new C(…)`: a class field initializer, or a key of the object the
+    /// constructor passes to `super({...})`, or of its single object argument.
+    fn instance_field(
+        &self,
+        new: N<'a>,
+        env: &Env<'a>,
+        key: &str,
+        depth: usize,
+    ) -> Option<Val<'a>> {
+        let ctor = new.field("constructor")?;
+        let args: Vec<Val<'a>> = new
+            .field("arguments")
+            .map(|a| {
+                a.named()
+                    .into_iter()
+                    .map(|n| Val::Node(n, env.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let class = self.deref(Val::Node(ctor, env.clone()), depth + 1);
+        if let Val::Node(c, _) = &class
+            && matches!(
+                c.kind(),
+                "class_declaration" | "class" | "abstract_class_declaration"
+            )
+        {
+            if let Some(v) = self.class_field(*c, key, &args, depth + 1) {
+                return Some(v);
+            }
+        }
+        if args.len() == 1 {
+            return self.prop(args.into_iter().next()?, key, depth + 1);
+        }
+        None
+    }
+
+    fn class_field(&self, c: N<'a>, key: &str, args: &[Val<'a>], depth: usize) -> Option<Val<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let body = c.field("body")?;
+        for m in body.named() {
+            match m.kind() {
+                "public_field_definition" => {
+                    if m.field("name").is_some_and(|k| k.text() == key) {
+                        return m.field("value").map(|v| Val::Node(v, None));
+                    }
+                }
+                "method_definition"
+                    if m.field("name").is_some_and(|k| k.text() == "constructor") =>
+                {
+                    let env = self.bind_params(m, &None, args);
+                    if let Some(v) = self.super_arg(m, key, &env, depth + 1) {
+                        return Some(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // A field the parent class sets from what this one passes up is found above; one the
+        // parent declares itself is read from the parent.
+        let heritage = c
+            .named()
+            .into_iter()
+            .find(|n| n.kind() == "class_heritage")?;
+        let parent = heritage.named().into_iter().find_map(|h| {
+            if h.kind() == "extends_clause" {
+                h.field("value")
+            } else {
+                Some(h)
+            }
+        })?;
+        match self.deref(Val::Node(parent, None), depth + 1) {
+            Val::Node(p, _)
+                if matches!(
+                    p.kind(),
+                    "class_declaration" | "class" | "abstract_class_declaration"
+                ) =>
+            {
+                self.class_field(p, key, &[], depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// `super({ name: "x", … })` or `this.name = "x"` in a constructor body.
+    fn super_arg(&self, ctor: N<'a>, key: &str, env: &Env<'a>, depth: usize) -> Option<Val<'a>> {
+        let body = ctor.field("body")?;
+        for stmt in body.named() {
+            let Some(e) = stmt.named().first().copied() else {
+                continue;
+            };
+            match e.kind() {
+                "call_expression" if e.field("function").is_some_and(|f| f.kind() == "super") => {
+                    let args = e.field("arguments")?.named();
+                    if let Some(first) = args.first()
+                        && let Some(v) = self.prop(Val::Node(*first, env.clone()), key, depth + 1)
+                    {
+                        return Some(v);
+                    }
+                }
+                "assignment_expression" => {
+                    let left = e.field("left")?;
+                    if left.text() == format!("this.{key}") {
+                        return e.field("right").map(|r| Val::Node(r, env.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+pub(super) fn is_function_kind(k: &str) -> bool {
+    matches!(
+        k,
+        "arrow_function"
+            | "function_expression"
+            | "function"
+            | "function_declaration"
+            | "generator_function_declaration"
+            | "generator_function"
+            | "method_definition"
+    )
+}
+
+pub(super) fn is_function(n: N<'_>) -> bool {
+    is_function_kind(n.kind())
+}
+
+/// Whether a binding pattern introduces `name`.
+fn pattern_binds(p: N<'_>, name: &str) -> bool {
+    match p.kind() {
+        "identifier" | "shorthand_property_identifier_pattern" => p.text() == name,
+        "required_parameter" | "optional_parameter" => {
+            p.field("pattern").is_some_and(|x| pattern_binds(x, name))
+        }
+        "assignment_pattern" | "object_assignment_pattern" => {
+            p.field("left").is_some_and(|x| pattern_binds(x, name))
+        }
+        "pair_pattern" => p.field("value").is_some_and(|x| pattern_binds(x, name)),
+        "object_pattern" | "array_pattern" | "rest_pattern" => {
+            p.named().into_iter().any(|c| pattern_binds(c, name))
+        }
+        "lexical_declaration" | "variable_declaration" => p
+            .named()
+            .into_iter()
+            .any(|d| d.field("name").is_some_and(|x| pattern_binds(x, name))),
+        _ => false,
+    }
+}
+
+/// The key under which a destructuring pattern binds `name` (`{ a }` → `a`, `{ a: name }` →
+/// `a`, `[, name]` → `1`); only one level deep.
+fn pattern_key(p: N<'_>, name: &str) -> Option<String> {
+    match p.kind() {
+        "object_pattern" => p.named().into_iter().find_map(|part| match part.kind() {
+            "shorthand_property_identifier_pattern" if part.text() == name => Some(name.to_owned()),
+            "pair_pattern" => {
+                let v = part.field("value")?;
+                (v.kind() == "identifier" && v.text() == name)
+                    .then(|| {
+                        part.field("key")
+                            .map(|k| k.text().trim_matches(['"', '\'']).to_owned())
+                    })
+                    .flatten()
+            }
+            _ => None,
+        }),
+        "array_pattern" => p
+            .named()
+            .into_iter()
+            .position(|c| c.kind() == "identifier" && c.text() == name)
+            .map(|i| i.to_string()),
+        _ => None,
+    }
+}
+
+/// `__exportStar(require("./x"), exports)` / `tslib.__exportStar(...)`: a star re-export.
+fn cjs_star(e: N<'_>) -> Option<String> {
+    if e.kind() != "call_expression" {
+        return None;
+    }
+    let f = e.field("function")?.peel();
+    if f.callee_name()? != "__exportStar" && f.callee_name()? != "__reExport" {
+        return None;
+    }
+    let first = e.field("arguments")?.named().into_iter().next()?.peel();
+    if first.kind() != "call_expression" || first.field("function")?.text() != "require" {
+        return None;
+    }
+    string_literal(*first.field("arguments")?.named().first()?)
+}
