@@ -60,18 +60,20 @@ fn example_input(v: &Value) -> (Surface, LintOptions) {
         .flatten()
     {
         let n = |k: &str| u[k].as_u64().unwrap_or(0) as usize;
-        surface.unread.push(mf::surface::scan::unread::UnreadServer {
-            code: mf::surface::scan::unread::CODE,
-            file: u["file"].as_str().expect("unread file").to_owned(),
-            line: u["line"].as_u64().map(|l| l as u32),
-            language: "typescript",
-            saw: u["saw"].as_str().unwrap_or_default().to_owned(),
-            registrations: n("registrations"),
-            unresolved: n("unresolved"),
-            tools_read: 0,
-            message: "a server whose tools could not be read".into(),
-            fix: mf::surface::scan::unread::FIX,
-        });
+        surface
+            .unread
+            .push(mf::surface::scan::unread::UnreadServer {
+                code: mf::surface::scan::unread::CODE,
+                file: u["file"].as_str().expect("unread file").to_owned(),
+                line: u["line"].as_u64().map(|l| l as u32),
+                language: "typescript",
+                saw: u["saw"].as_str().unwrap_or_default().to_owned(),
+                registrations: n("registrations"),
+                unresolved: n("unresolved"),
+                tools_read: 0,
+                message: "a server whose tools could not be read".into(),
+                fix: mf::surface::scan::unread::FIX,
+            });
     }
     let mut options = LintOptions::default();
     if let Some(p) = v.get("profiles") {

@@ -357,6 +357,10 @@ impl<'a> Cx<'a> {
                 let left = e.field("left")?;
                 let right = e.field("right")?;
                 let lt = left.text();
+                if right.text() == "void 0" || right.text() == "undefined" {
+                    // tsc's `exports.x = void 0;` declares, a later assignment sets.
+                    return None;
+                }
                 if lt == format!("exports.{name}") || lt == format!("module.exports.{name}") {
                     return Some(Val::Node(right, None));
                 }

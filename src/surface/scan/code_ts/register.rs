@@ -129,7 +129,7 @@ fn classify<'a>(cx: &Cx<'a>, call: N<'a>) -> Option<Kind> {
         (true, "addTool") if args.len() == 1 => Some(Kind::AddTool),
         (true, "setRequestHandler") if args.len() >= 2 => {
             let schema = args[0].text();
-            (schema.ends_with("ListToolsRequestSchema") || schema.contains("\"tools/list\""))
+            (schema.contains("ListToolsRequestSchema") || schema.contains("\"tools/list\""))
                 .then_some(Kind::List)
         }
         (false, n)
