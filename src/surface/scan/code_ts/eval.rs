@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use super::loader::Loader;
 use super::node::{MAX_DEPTH, Module, N, string_literal};
 use super::{js_number, unescape_js};
+use crate::surface::scan::syntax::walk;
 
 /// Evaluation steps allowed per registration; past it everything reads as unresolved.
 pub(super) const BUDGET: u32 = 200_000;
@@ -46,7 +47,7 @@ pub(super) fn bind<'a>(env: &Env<'a>, name: &str, val: Val<'a>) -> Env<'a> {
     }))
 }
 
-fn lookup_env<'a>(env: &Env<'a>, name: &str) -> Option<Val<'a>> {
+pub(super) fn lookup_env<'a>(env: &Env<'a>, name: &str) -> Option<Val<'a>> {
     let mut e = env.as_ref();
     while let Some(f) = e {
         if f.name == name {
@@ -766,6 +767,19 @@ impl<'a> Cx<'a> {
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
+        // `const tools = [...]; tools.push(x)`: the literal's items, then what is pushed.
+        if let Val::Node(n, env) = &v {
+            let n = n.peel();
+            if matches!(n.kind(), "identifier" | "shorthand_property_identifier")
+                && lookup_env(env, n.text()).is_none()
+                && let Some(Decl::Value(value)) = self.declaration(n.text(), n)
+                && value.peel().kind() == "array"
+            {
+                let mut items = self.list_of(Val::Node(value, env.clone()), depth + 1)?;
+                items.extend(self.pushed(n.text(), value, depth + 1));
+                return Some(items);
+            }
+        }
         let (n, env) = match self.deref(v, depth + 1) {
             Val::Node(n, env) => (n, env),
             _ => return None,
@@ -845,6 +859,63 @@ impl<'a> Cx<'a> {
             }
             _ => None,
         }
+    }
+
+    /// What `name.push(…)` / `name.unshift(…)` add to the array declared as `value`, each
+    /// under the loops and callbacks around the call.
+    fn pushed(&self, name: &str, value: N<'a>, depth: usize) -> Vec<Val<'a>> {
+        let root = value.m.root();
+        let mut calls = Vec::new();
+        walk(root.n, |c| {
+            if c.kind() != "call_expression" || calls.len() > MAX_ITEMS {
+                return;
+            }
+            let call = root.at(c);
+            let Some(f) = call.field("function").map(|f| f.peel()) else {
+                return;
+            };
+            if f.kind() != "member_expression"
+                || !f
+                    .field("property")
+                    .is_some_and(|p| matches!(p.text(), "push" | "unshift"))
+            {
+                return;
+            }
+            let Some(obj) = f.field("object").map(|o| o.peel()) else {
+                return;
+            };
+            if obj.kind() == "identifier" && obj.text() == name {
+                calls.push((call, obj));
+            }
+        });
+        let mut out = Vec::new();
+        for (call, obj) in calls {
+            if !matches!(self.declaration(name, obj), Some(Decl::Value(v)) if v.same(&value)) {
+                continue;
+            }
+            let args = call
+                .field("arguments")
+                .map(|a| a.named())
+                .unwrap_or_default();
+            for env in contexts(self, call, 0, &mut 0) {
+                for a in &args {
+                    if a.kind() == "spread_element" {
+                        if let Some(inner) = a.named().first() {
+                            out.extend(
+                                self.list_of(Val::Node(*inner, env.clone()), depth + 1)
+                                    .unwrap_or_default(),
+                            );
+                        }
+                    } else {
+                        out.push(Val::Node(*a, env.clone()));
+                    }
+                }
+                if out.len() > MAX_ITEMS {
+                    return out;
+                }
+            }
+        }
+        out
     }
 
     /// `Object.values` / `entries` / `keys` of an object literal.
@@ -1257,4 +1328,214 @@ fn cjs_star(e: N<'_>) -> Option<String> {
         return None;
     }
     string_literal(*first.field("arguments")?.named().first()?)
+}
+
+/// Environments one registration is evaluated under, at most (a loop over a long list).
+const MAX_CONTEXTS: usize = 2000;
+
+/// How deep contexts nest (a loop in a wrapper called from a loop …).
+const MAX_NESTING: usize = 6;
+
+/// Call sites of one wrapper that are followed, at most.
+const MAX_CALL_SITES: usize = 400;
+
+/// The environments `n` runs under: one per item of each enclosing loop or iterating
+/// callback, one per call site of an enclosing function that is called in the project.
+/// `[None]` when nothing around it binds anything.
+pub(super) fn contexts<'a>(cx: &Cx<'a>, n: N<'a>, depth: usize, total: &mut usize) -> Vec<Env<'a>> {
+    if depth > MAX_NESTING || *total > MAX_CONTEXTS {
+        return vec![None];
+    }
+    let mut cur = n.parent();
+    let mut child = n;
+    while let Some(p) = cur {
+        match p.kind() {
+            "for_in_statement" if p.field("body").is_some_and(|b| b.same(&child)) => {
+                let (Some(left), Some(right)) = (p.field("left"), p.field("right")) else {
+                    return vec![None];
+                };
+                let of = p.field("operator").is_some_and(|o| o.text() == "of");
+                let mut out = Vec::new();
+                for env in contexts(cx, p, depth + 1, total) {
+                    let items = if of {
+                        cx.list_of(Val::Node(right, env.clone()), 0)
+                    } else {
+                        cx.list_of(Val::Node(right, env.clone()), 0)
+                            .map(|l| (0..l.len()).map(|i| Val::Str(i.to_string())).collect())
+                    };
+                    for item in items.unwrap_or_default() {
+                        *total += 1;
+                        if *total > MAX_CONTEXTS {
+                            break;
+                        }
+                        out.push(bind_left(cx, left, item, &env));
+                    }
+                }
+                return if out.is_empty() { vec![None] } else { out };
+            }
+            k if is_function_kind(k) => {
+                if let Some((call, obj)) = iterating_callback(p) {
+                    let mut out = Vec::new();
+                    for env in contexts(cx, call, depth + 1, total) {
+                        let items = cx
+                            .list_of(Val::Node(obj, env.clone()), 0)
+                            .unwrap_or_default();
+                        for (i, item) in items.into_iter().enumerate() {
+                            *total += 1;
+                            if *total > MAX_CONTEXTS {
+                                break;
+                            }
+                            out.push(cx.bind_params(p, &env, &[item, Val::Str(i.to_string())]));
+                        }
+                    }
+                    return if out.is_empty() { vec![None] } else { out };
+                }
+                let Some((name, method)) = function_name(p) else {
+                    return vec![None];
+                };
+                let mut out = Vec::new();
+                for site in call_sites(cx, p, name, method) {
+                    let args: Vec<Val<'a>> = site
+                        .field("arguments")
+                        .map(|a| a.named())
+                        .unwrap_or_default()
+                        .into_iter()
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .map(|a| Val::Node(a, None))
+                        .collect();
+                    for env in contexts(cx, site, depth + 1, total) {
+                        *total += 1;
+                        if *total > MAX_CONTEXTS {
+                            break;
+                        }
+                        let args: Vec<Val<'a>> = args
+                            .iter()
+                            .map(|a| match a {
+                                Val::Node(n, _) => Val::Node(*n, env.clone()),
+                                other => other.clone(),
+                            })
+                            .collect();
+                        out.push(cx.bind_params(p, &None, &args));
+                    }
+                }
+                return if out.is_empty() { vec![None] } else { out };
+            }
+            "class_body" | "program" => return vec![None],
+            _ => {}
+        }
+        child = p;
+        cur = p.parent();
+    }
+    vec![None]
+}
+
+/// `for (const t of …)` / `for (const [k, v] of …)` / `for (t of …)`.
+fn bind_left<'a>(cx: &Cx<'a>, left: N<'a>, item: Val<'a>, env: &Env<'a>) -> Env<'a> {
+    let target = match left.kind() {
+        "lexical_declaration" | "variable_declaration" => left
+            .named()
+            .into_iter()
+            .find(|d| d.kind() == "variable_declarator")
+            .and_then(|d| d.field("name"))
+            .unwrap_or(left),
+        _ => left,
+    };
+    cx.bind_pattern(target, Some(item), env)
+}
+
+/// A function passed to `list.forEach/map/flatMap/filter/some/every`: the call and the list.
+fn iterating_callback(f: N<'_>) -> Option<(N<'_>, N<'_>)> {
+    let args = f.parent().filter(|a| a.kind() == "arguments")?;
+    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+    let callee = call.field("function")?.peel();
+    if callee.kind() != "member_expression" {
+        return None;
+    }
+    let method = callee.field("property")?.text();
+    matches!(
+        method,
+        "forEach" | "map" | "flatMap" | "filter" | "some" | "every"
+    )
+    .then(|| callee.field("object").map(|o| (call, o)))
+    .flatten()
+}
+
+/// A function's name and whether it is a method (`function f`, `const f = () =>`, `f() {}`).
+fn function_name(f: N<'_>) -> Option<(&str, bool)> {
+    match f.kind() {
+        "function_declaration" | "generator_function_declaration" => {
+            Some((f.field("name")?.text(), false))
+        }
+        "method_definition" => Some((f.field("name")?.text(), true)),
+        _ => {
+            let p = f.parent()?;
+            match p.kind() {
+                "variable_declarator" => Some((p.field("name")?.text(), false)),
+                // `s.registerOnce = (name, …) => …`
+                "assignment_expression" => {
+                    let left = p.field("left")?;
+                    match left.kind() {
+                        "member_expression" => Some((left.field("property")?.text(), true)),
+                        "identifier" => Some((left.text(), false)),
+                        _ => None,
+                    }
+                }
+                "pair" => Some((p.field("key")?.text(), true)),
+                "public_field_definition" => Some((p.field("name")?.text(), true)),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// Calls of function `f` named `name` in the project: plain calls anywhere a module mentions
+/// it; method calls on `this` in the same module, or on anything when the name says "tool".
+fn call_sites<'a>(cx: &Cx<'a>, f: N<'a>, name: &str, method: bool) -> Vec<N<'a>> {
+    if name.len() < 3
+        || name == "constructor"
+        || (method && matches!(name, "tool" | "registerTool" | "addTool"))
+    {
+        return Vec::new();
+    }
+    let toolish = name.to_ascii_lowercase().contains("tool");
+    let mut modules: Vec<&'a Module> = vec![f.m];
+    if !method || toolish {
+        for m in cx.loader.callers(name) {
+            if !std::ptr::eq(m, f.m) {
+                modules.push(m);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for m in modules {
+        let root = m.root();
+        walk(root.n, |n| {
+            if out.len() >= MAX_CALL_SITES || n.kind() != "call_expression" {
+                return;
+            }
+            let call = root.at(n);
+            let Some(callee) = call.field("function").map(|c| c.peel()) else {
+                return;
+            };
+            let matches = match callee.kind() {
+                "identifier" => !method && callee.text() == name,
+                "member_expression" => {
+                    callee.field("property").is_some_and(|p| p.text() == name)
+                        && (toolish
+                            || (std::ptr::eq(m, f.m)
+                                && callee.field("object").is_some_and(|o| o.kind() == "this")))
+                }
+                _ => false,
+            };
+            // Not a call from inside the function itself (recursion).
+            let inside = f.n.start_byte() <= n.start_byte()
+                && n.end_byte() <= f.n.end_byte()
+                && std::ptr::eq(m, f.m);
+            if matches && !inside {
+                out.push(call);
+            }
+        });
+    }
+    out
 }

@@ -63,6 +63,7 @@ pub fn may_register(source: &str) -> bool {
         || source.contains("addTool(")
         || source.contains("ListToolsRequestSchema")
         || source.contains("registerAppTool")
+        || (source.contains("Tool(") && source.contains("McpServer"))
         || source.contains("\"tools/list\"")
 }
 

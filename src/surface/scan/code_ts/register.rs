@@ -5,20 +5,11 @@
 
 use serde_json::{Map, Value};
 
-use super::eval::{Cx, Env, Val, is_function, is_function_kind};
+use super::eval::{Cx, Env, Val, contexts, is_function};
 use super::node::{Module, N};
 use super::object_schema;
 use crate::surface::scan::syntax::walk;
 use crate::surface::{Confidence, Origin, SourceFormat, Tool};
-
-/// Environments one registration is evaluated under, at most (a loop over a long list).
-const MAX_CONTEXTS: usize = 2000;
-
-/// How deep contexts nest (a loop in a wrapper called from a loop …).
-const MAX_NESTING: usize = 6;
-
-/// Call sites of one wrapper that are followed, at most.
-const MAX_CALL_SITES: usize = 400;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -32,6 +23,10 @@ enum Kind {
     AddTool,
     /// `x.setRequestHandler(ListToolsRequestSchema, handler)`.
     List,
+    /// A project's own registration method taking a literal name first
+    /// (`server.addToolWithReadAccess("name", "description", shape, cb)`): read as `tool`, or as
+    /// `registerTool` when its second argument is a config object.
+    Custom,
 }
 
 /// What one module says about the MCP server(s) in it.
@@ -132,6 +127,14 @@ fn classify<'a>(cx: &Cx<'a>, call: N<'a>) -> Option<Kind> {
             (schema.contains("ListToolsRequestSchema") || schema.contains("\"tools/list\""))
                 .then_some(Kind::List)
         }
+        (true, n)
+            if args.len() >= 2
+                && custom_method(n)
+                && !args.iter().any(|a| a.kind() == "spread_element")
+                && matches!(args[0].peel().kind(), "string" | "template_string") =>
+        {
+            Some(Kind::Custom)
+        }
         (false, n)
             if args.len() >= 3
                 && (n == "registerAppTool"
@@ -146,6 +149,19 @@ fn classify<'a>(cx: &Cx<'a>, call: N<'a>) -> Option<Kind> {
         }
         _ => None,
     }
+}
+
+/// A method that registers a tool by its name: `add…Tool…`, `register…Tool…`, `define…Tool…`.
+fn custom_method(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("tool")
+        && ["add", "register", "define", "create"]
+            .iter()
+            .any(|p| lower.starts_with(p))
+        && !matches!(
+            name,
+            "registerTool" | "addTool" | "registerTools" | "addTools"
+        )
 }
 
 fn describe(kind: Kind, call: N<'_>) -> String {
@@ -178,7 +194,7 @@ fn site_tools<'a>(
     };
     let arg = |i: usize| args.get(i).map(|a| Val::Node(*a, env.clone()));
     match kind {
-        Kind::Tool | Kind::Register | Kind::Shifted => {
+        Kind::Tool | Kind::Register | Kind::Shifted | Kind::Custom => {
             let shift = usize::from(kind == Kind::Shifted);
             let Some(name_v) = arg(shift) else { return 1 };
             let Some(name) = cx.str_of(name_v.clone(), 0) else {
@@ -191,7 +207,12 @@ fn site_tools<'a>(
             let at = cx.str_site(name_v).unwrap_or(call);
             let mut tool = Tool::named(&name, origin(at), Confidence::Medium);
             tool.input_schema = Some(Value::Object(object_schema(Map::new(), Vec::new())));
-            if kind == Kind::Tool {
+            let config_object = kind == Kind::Custom
+                && arg(1).is_some_and(|v| {
+                    cx.prop(v.clone(), "description", 0).is_some()
+                        || cx.prop(v, "inputSchema", 0).is_some()
+                });
+            if kind == Kind::Tool || (kind == Kind::Custom && !config_object) {
                 let rest: Vec<Val<'a>> = args[1..args.len() - 1]
                     .iter()
                     .map(|a| Val::Node(*a, env.clone()))
@@ -463,193 +484,4 @@ pub(super) fn tool_object<'a>(cx: &Cx<'a>, v: Val<'a>) -> Option<Tool> {
     }
     finish(cx, &mut tool);
     Some(tool)
-}
-
-/// The environments `n` runs under: one per item of each enclosing loop or iterating
-/// callback, one per call site of an enclosing function that is called in the project.
-/// `[None]` when nothing around it binds anything.
-fn contexts<'a>(cx: &Cx<'a>, n: N<'a>, depth: usize, total: &mut usize) -> Vec<Env<'a>> {
-    if depth > MAX_NESTING || *total > MAX_CONTEXTS {
-        return vec![None];
-    }
-    let mut cur = n.parent();
-    let mut child = n;
-    while let Some(p) = cur {
-        match p.kind() {
-            "for_in_statement" if p.field("body").is_some_and(|b| b.same(&child)) => {
-                let (Some(left), Some(right)) = (p.field("left"), p.field("right")) else {
-                    return vec![None];
-                };
-                let of = p.field("operator").is_some_and(|o| o.text() == "of");
-                let mut out = Vec::new();
-                for env in contexts(cx, p, depth + 1, total) {
-                    let items = if of {
-                        cx.list_of(Val::Node(right, env.clone()), 0)
-                    } else {
-                        cx.list_of(Val::Node(right, env.clone()), 0)
-                            .map(|l| (0..l.len()).map(|i| Val::Str(i.to_string())).collect())
-                    };
-                    for item in items.unwrap_or_default() {
-                        *total += 1;
-                        if *total > MAX_CONTEXTS {
-                            break;
-                        }
-                        out.push(bind_left(cx, left, item, &env));
-                    }
-                }
-                return if out.is_empty() { vec![None] } else { out };
-            }
-            k if is_function_kind(k) => {
-                if let Some((call, obj)) = iterating_callback(p) {
-                    let mut out = Vec::new();
-                    for env in contexts(cx, call, depth + 1, total) {
-                        let items = cx
-                            .list_of(Val::Node(obj, env.clone()), 0)
-                            .unwrap_or_default();
-                        for (i, item) in items.into_iter().enumerate() {
-                            *total += 1;
-                            if *total > MAX_CONTEXTS {
-                                break;
-                            }
-                            out.push(cx.bind_params(p, &env, &[item, Val::Str(i.to_string())]));
-                        }
-                    }
-                    return if out.is_empty() { vec![None] } else { out };
-                }
-                let Some((name, method)) = function_name(p) else {
-                    return vec![None];
-                };
-                let mut out = Vec::new();
-                for site in call_sites(cx, p, name, method) {
-                    let args: Vec<Val<'a>> = site
-                        .field("arguments")
-                        .map(|a| a.named())
-                        .unwrap_or_default()
-                        .into_iter()
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .map(|a| Val::Node(a, None))
-                        .collect();
-                    for env in contexts(cx, site, depth + 1, total) {
-                        *total += 1;
-                        if *total > MAX_CONTEXTS {
-                            break;
-                        }
-                        let args: Vec<Val<'a>> = args
-                            .iter()
-                            .map(|a| match a {
-                                Val::Node(n, _) => Val::Node(*n, env.clone()),
-                                other => other.clone(),
-                            })
-                            .collect();
-                        out.push(cx.bind_params(p, &None, &args));
-                    }
-                }
-                return if out.is_empty() { vec![None] } else { out };
-            }
-            "class_body" | "program" => return vec![None],
-            _ => {}
-        }
-        child = p;
-        cur = p.parent();
-    }
-    vec![None]
-}
-
-/// `for (const t of …)` / `for (const [k, v] of …)` / `for (t of …)`.
-fn bind_left<'a>(cx: &Cx<'a>, left: N<'a>, item: Val<'a>, env: &Env<'a>) -> Env<'a> {
-    let target = match left.kind() {
-        "lexical_declaration" | "variable_declaration" => left
-            .named()
-            .into_iter()
-            .find(|d| d.kind() == "variable_declarator")
-            .and_then(|d| d.field("name"))
-            .unwrap_or(left),
-        _ => left,
-    };
-    cx.bind_pattern(target, Some(item), env)
-}
-
-/// A function passed to `list.forEach/map/flatMap/filter/some/every`: the call and the list.
-fn iterating_callback(f: N<'_>) -> Option<(N<'_>, N<'_>)> {
-    let args = f.parent().filter(|a| a.kind() == "arguments")?;
-    let call = args.parent().filter(|c| c.kind() == "call_expression")?;
-    let callee = call.field("function")?.peel();
-    if callee.kind() != "member_expression" {
-        return None;
-    }
-    let method = callee.field("property")?.text();
-    matches!(
-        method,
-        "forEach" | "map" | "flatMap" | "filter" | "some" | "every"
-    )
-    .then(|| callee.field("object").map(|o| (call, o)))
-    .flatten()
-}
-
-/// A function's name and whether it is a method (`function f`, `const f = () =>`, `f() {}`).
-fn function_name(f: N<'_>) -> Option<(&str, bool)> {
-    match f.kind() {
-        "function_declaration" | "generator_function_declaration" => {
-            Some((f.field("name")?.text(), false))
-        }
-        "method_definition" => Some((f.field("name")?.text(), true)),
-        _ => {
-            let p = f.parent()?;
-            match p.kind() {
-                "variable_declarator" => Some((p.field("name")?.text(), false)),
-                "pair" => Some((p.field("key")?.text(), true)),
-                "public_field_definition" => Some((p.field("name")?.text(), true)),
-                _ => None,
-            }
-        }
-    }
-}
-
-/// Calls of function `f` named `name` in the project: plain calls anywhere a module mentions
-/// it; method calls on `this` in the same module, or on anything when the name says "tool".
-fn call_sites<'a>(cx: &Cx<'a>, f: N<'a>, name: &str, method: bool) -> Vec<N<'a>> {
-    if name.len() < 3 || matches!(name, "tool" | "registerTool" | "constructor") {
-        return Vec::new();
-    }
-    let toolish = name.to_ascii_lowercase().contains("tool");
-    let mut modules: Vec<&'a Module> = vec![f.m];
-    if !method || toolish {
-        for m in cx.loader.callers(name) {
-            if !std::ptr::eq(m, f.m) {
-                modules.push(m);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for m in modules {
-        let root = m.root();
-        walk(root.n, |n| {
-            if out.len() >= MAX_CALL_SITES || n.kind() != "call_expression" {
-                return;
-            }
-            let call = root.at(n);
-            let Some(callee) = call.field("function").map(|c| c.peel()) else {
-                return;
-            };
-            let matches = match callee.kind() {
-                "identifier" => !method && callee.text() == name,
-                "member_expression" => {
-                    callee.field("property").is_some_and(|p| p.text() == name)
-                        && (toolish
-                            || (std::ptr::eq(m, f.m)
-                                && callee.field("object").is_some_and(|o| o.kind() == "this")))
-                }
-                _ => false,
-            };
-            // Not a call from inside the function itself (recursion).
-            let inside = f.n.start_byte() <= n.start_byte()
-                && n.end_byte() <= f.n.end_byte()
-                && std::ptr::eq(m, f.m);
-            if matches && !inside {
-                out.push(call);
-            }
-        });
-    }
-    out
 }
