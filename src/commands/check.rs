@@ -21,6 +21,11 @@ pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
     for w in &installed.warnings {
         super::note(&format!("warning: {w}"));
     }
+    if !installed.label.is_empty()
+        && let Some(exit) = super::nothing_to_check(&installed.label, &installed.surface)
+    {
+        return Ok(exit);
+    }
     let report = check(
         &name,
         &new,

@@ -27,6 +27,9 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     for w in &input.warnings {
         super::note(&format!("warning: {w}"));
     }
+    if let Some(exit) = super::nothing_to_check(&input.label, &input.surface) {
+        return Ok(exit);
+    }
     let report = cluster(
         &input.surface,
         &ClusterOptions {

@@ -34,6 +34,9 @@ pub(super) fn run(args: &LintArgs, style: Style) -> Result<Exit, Error> {
     for w in &input.warnings {
         super::note(&format!("warning: {w}"));
     }
+    if let Some(exit) = super::nothing_to_check(&input.label, &input.surface) {
+        return Ok(exit);
+    }
     let suite = input.suite.as_ref();
     let options = LintOptions {
         max_tools: args.max_tools,

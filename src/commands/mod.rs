@@ -142,3 +142,28 @@ pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), Error> {
     note(&format!("wrote {}", path.display()));
     Ok(())
 }
+
+/// What a scan of source looks for, said when it finds nothing.
+pub(crate) const LOOKED_FOR: &str = "MCP tools/list snapshots (`*.tools.json`), OpenAI/Anthropic tool JSON, `function.json`, suites, SKILL.md files, MCP client configs, and MCP servers in TypeScript/JavaScript (`server.tool`, `registerTool`, `addTool`, `setRequestHandler(ListToolsRequestSchema, …)`) and Python (`@mcp.tool`, `@server.list_tools()`)";
+
+/// A free command's input that holds no tool and no skill: say what was looked for (and what
+/// could not be read) on stderr, and exit 3 like `mf scan`, so "nothing found" is never a pass.
+pub(crate) fn nothing_to_check(label: &str, surface: &crate::surface::Surface) -> Option<Exit> {
+    if !surface.tools.is_empty() || !surface.skills.is_empty() {
+        return None;
+    }
+    let what = if label.is_empty() { "the input" } else { label };
+    note(&format!(
+        "warning: no tool or skill found in {what}: nothing was checked. mf looked for {LOOKED_FOR}."
+    ));
+    for u in &surface.unread {
+        let at = u
+            .line
+            .map_or_else(|| u.file.clone(), |l| format!("{}:{l}", u.file));
+        note(&format!(
+            "warning: {at}: server-unread: {} Fix: {}",
+            u.message, u.fix
+        ));
+    }
+    Some(Exit::NothingFound)
+}

@@ -130,6 +130,16 @@ pub fn load_path(path: &Path, input: &mut Input) -> Result<(), InputError> {
             }
             input.surface.unread.push(u);
         }
+    } else if super::scan::is_source_file(path) {
+        let result = super::scan::scan_source_file(path, &display, &ScanOptions::default())?;
+        input.warnings.extend(
+            result
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {}", inline(&w.file), inline(&w.message))),
+        );
+        input.surface.tools.extend(result.tools);
+        input.surface.unread.extend(result.unread);
     } else {
         let loaded = formats::load_path(path, &display_path(path, Path::new("")))?;
         input.warnings.extend(loaded.warnings);

@@ -272,11 +272,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
         result.tools.extend(f.found.tools);
         result
             .warnings
-            .extend(f.found.warnings.into_iter().map(|message| ScanWarning {
-                file: f.file.clone(),
-                line: None,
-                message,
-            }));
+            .extend(f.found.warnings.into_iter().map(|m| located(&f.file, m)));
         seen.push((f.server, "typescript"));
     }
     result.files_recognized += recognized_files.len();
@@ -338,6 +334,78 @@ fn drop_compiled_twins(tools: &mut Vec<Tool>) {
             && t.origin.file.as_deref().is_some_and(compiled)
             && from_source.contains(&t.name))
     });
+}
+
+/// Whether a file is source code the scan reads (TypeScript, JavaScript or Python).
+pub fn is_source_file(path: &Path) -> bool {
+    matches!(kind_of(path), Some(Kind::Code(_) | Kind::Python))
+}
+
+/// Read one source file given directly (`mf lint server.py`, `mf lint src/index.ts`): its
+/// tools (TypeScript and JavaScript imports followed inside `root`, the folder mf runs in when
+/// the file is under it), and `server-unread` for what could not be read. Origins are the
+/// path as given.
+pub fn scan_source_file(
+    path: &Path,
+    display: &str,
+    options: &ScanOptions,
+) -> Result<ScanResult, ScanError> {
+    let text =
+        formats::read_text(path, display, options.max_file_bytes).map_err(|e| ScanError::Root {
+            root: display.to_owned(),
+            reason: strip_file_prefix(&e.to_string(), path, Path::new("")),
+        })?;
+    let mut result = ScanResult {
+        files_walked: 1,
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    match kind_of(path) {
+        Some(Kind::Python) => {
+            let mut found = code_py::extract(display, &text);
+            seen.extend(found.server.take().map(|s| (s, "python")));
+            result.tools = found.tools;
+            result.warnings = found
+                .warnings
+                .into_iter()
+                .map(|message| ScanWarning {
+                    file: display.to_owned(),
+                    line: None,
+                    message,
+                })
+                .collect();
+        }
+        Some(Kind::Code(dialect)) => {
+            let cwd = std::env::current_dir().ok();
+            let root = cwd
+                .filter(|c| std::path::absolute(path).is_ok_and(|p| p.starts_with(c)))
+                .or_else(|| path.parent().map(Path::to_path_buf))
+                .unwrap_or_default();
+            let module = code_ts::Module::parse(display, Some(path.to_path_buf()), &text, dialect);
+            let loader = code_ts::Loader::new(
+                Some(&root),
+                module.into_iter().collect(),
+                Vec::new(),
+                options.max_file_bytes,
+            );
+            for f in code_ts::extract_project(&loader) {
+                result.tools.extend(f.found.tools);
+                result
+                    .warnings
+                    .extend(f.found.warnings.into_iter().map(|m| located(&f.file, m)));
+                seen.push((f.server, "typescript"));
+            }
+        }
+        _ => {
+            return Err(ScanError::Root {
+                root: display.to_owned(),
+                reason: "not a TypeScript, JavaScript or Python file".into(),
+            });
+        }
+    }
+    result.files_recognized = usize::from(!result.tools.is_empty());
+    result.unread = unread::findings(Path::new(""), &seen, &result.tools);
+    Ok(result)
 }
 
 fn push(collected: &Mutex<Vec<FileOutcome>>, outcome: FileOutcome) {
@@ -475,11 +543,28 @@ fn strip_file_prefix(msg: &str, path: &Path, root: &Path) -> String {
 fn absorb(found: CodeFindings, file: &str, out: &mut FileOutcome) {
     out.tools.extend(found.tools);
     out.warnings
-        .extend(found.warnings.into_iter().map(|message| ScanWarning {
-            file: file.to_owned(),
-            line: None,
-            message,
-        }));
+        .extend(found.warnings.into_iter().map(|m| located(file, m)));
+}
+
+/// A code reader's warning (`FILE:LINE: message`, or a bare message about `file`) as a
+/// warning with its own file and line.
+fn located(file: &str, message: String) -> ScanWarning {
+    if let Some((head, rest)) = message.split_once(": ")
+        && let Some((f, line)) = head.rsplit_once(':')
+        && let Ok(line) = line.parse::<u32>()
+        && !f.is_empty()
+    {
+        return ScanWarning {
+            file: f.to_owned(),
+            line: Some(line),
+            message: rest.to_owned(),
+        };
+    }
+    ScanWarning {
+        file: file.to_owned(),
+        line: None,
+        message,
+    }
 }
 
 fn scan_json(file: &str, path: &Path, text: &str, out: &mut FileOutcome) {

@@ -356,7 +356,15 @@ impl<'a> Cx<'a> {
         match e.kind() {
             "assignment_expression" => {
                 let left = e.field("left")?;
-                let right = e.field("right")?;
+                let mut right = e.field("right")?;
+                let chained = right;
+                // `exports.a = exports.b = value`: every name in the chain gets the last value.
+                for _ in 0..MAX_DEPTH {
+                    match right.field("right") {
+                        Some(r) if right.kind() == "assignment_expression" => right = r,
+                        _ => break,
+                    }
+                }
                 let lt = left.text();
                 if right.text() == "void 0" || right.text() == "undefined" {
                     // tsc's `exports.x = void 0;` declares, a later assignment sets.
@@ -368,9 +376,8 @@ impl<'a> Cx<'a> {
                 if lt == "module.exports" {
                     return self.prop(Val::Node(right, None), name, depth + 1);
                 }
-                // `exports.a = exports.b = void 0` chains.
-                if right.kind() == "assignment_expression" {
-                    return self.cjs_export(right, name, depth + 1);
+                if chained.kind() == "assignment_expression" {
+                    return self.cjs_export(chained, name, depth + 1);
                 }
                 None
             }
