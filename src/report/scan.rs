@@ -41,6 +41,10 @@ pub struct ScanReport {
     pub ref_issues: Vec<RefIssue>,
     /// Files skipped or partly read, with the reason.
     pub warnings: Vec<ScanWarning>,
+    /// What the scan decided and why: code tools replaced by a declared snapshot (absent when
+    /// there is nothing to say).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Configured servers started by `--probe` (absent without it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<Probe>,
@@ -117,6 +121,7 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
         servers: result.servers.clone(),
         ref_issues: normalized.ref_issues,
         warnings: result.warnings.clone(),
+        notes: result.notes.clone(),
         probes: Vec::new(),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod code_py;
 pub mod code_ts;
+pub mod declared;
 pub mod mcp_config;
 pub mod probe;
 pub mod skill_md;
@@ -109,6 +110,10 @@ pub struct ScanResult {
     pub files_walked: usize,
     /// Files that held at least one definition, server or skill.
     pub files_recognized: usize,
+    /// What the scan decided and why (a declared snapshot replacing code tools).
+    pub notes: Vec<String>,
+    /// The servers `mf.toml` at the root declares (`[servers.NAME]`).
+    pub declared: Vec<declared::DeclaredServer>,
 }
 
 /// What one file contributed.
@@ -227,6 +232,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
         result.servers.extend(o.servers);
         result.warnings.extend(o.warnings);
     }
+    declared::apply(root, &mut result);
     let key = |o: &super::Origin| (o.file.clone(), o.line, o.column);
     result.tools.sort_by(|a, b| {
         key(&a.origin)
