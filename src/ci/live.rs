@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::compare::snapshot::{SnapshotConfig, run};
+use crate::github::event::Context;
 use crate::render::text::snapshot_reason;
 use crate::report::snapshot::{ServerSnapshot, SnapshotReport, SnapshotStatus};
 use crate::surface::live::LiveError;
@@ -46,6 +47,21 @@ pub fn check(path: &str, notes: &mut Vec<String>) -> Result<Option<SnapshotRepor
         timeout: TIMEOUT,
     };
     Ok(Some(run(&config)?.report))
+}
+
+/// Why `--live` must not start anything in this run: any `pull_request_target` run (it would
+/// run the pull request's code with the base repository's token and secrets), and every run
+/// where [`Context::execution_refusal`] refuses tool implementations (a fork's pull request, or
+/// a payload that cannot tell). `None` = allowed.
+pub fn refusal(ctx: &Context) -> Option<String> {
+    if ctx.event.name.as_deref() == Some("pull_request_target") {
+        return Some(
+            "--live starts the repository's servers, and this is a `pull_request_target` run              (the pull request's code with this repository's token and secrets); run --live on              `push` or a same-repository `pull_request` instead"
+                .into(),
+        );
+    }
+    ctx.execution_refusal()
+        .map(|why| format!("--live starts the repository's servers: {why}"))
 }
 
 /// An unreadable `mf.toml` as a failed check (its error is the reason).

@@ -157,6 +157,9 @@ pub fn run(
 
     // 2b. `--live`: the committed snapshots against their running servers.
     let snapshots = if config.live {
+        if let Some(why) = live::refusal(ctx) {
+            return Err(CiError::Input(InputError::Usage(why)));
+        }
         match live::check(&config.path, &mut notes) {
             Ok(s) => s,
             Err(crate::surface::live::LiveError::Interrupted) => {

@@ -240,6 +240,42 @@ fn ci_diffs_declared_snapshots_between_base_and_head() {
     assert_eq!(report["lint"]["summary"]["tools"], 3, "{}", report["lint"]);
 }
 
+#[test]
+fn ci_live_refuses_pull_request_target_before_starting_anything() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let marker = dir.path().join("started");
+    std::fs::write(
+        dir.path().join("mf.toml"),
+        format!(
+            "[servers.x]\ncommand = \"touch {}\"\n",
+            marker.to_string_lossy()
+        ),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("tools.json"),
+        snapshot_doc(&[tool("read_note", "Read one note by its id.")]),
+    )
+    .expect("write");
+    let mut cmd = mf_in(dir.path());
+    for k in machine_ci_vars() {
+        cmd.env_remove(k);
+    }
+    let out = cmd
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_EVENT_NAME", "pull_request_target")
+        .args(["ci", ".", "--live", "--comment", "off", "--summary", "off"])
+        .output()
+        .expect("runs");
+    assert_eq!(code(&out), Some(1), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("pull_request_target"),
+        "{}",
+        show(&out)
+    );
+    assert!(!marker.exists(), "the server's command ran");
+}
+
 #[cfg(target_os = "linux")]
 mod live {
     use super::*;
