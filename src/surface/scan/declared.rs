@@ -98,6 +98,8 @@ pub struct DeclaredServer {
     pub timeout: Option<Duration>,
     /// The line of its table in `mf.toml`, when found.
     pub line: Option<u32>,
+    /// Set by [`apply`]: the snapshot was read (its tools are in the scan result).
+    pub snapshot_read: bool,
 }
 
 /// The part of `mf.toml` this module reads; every other table is its own reader's.
@@ -276,6 +278,7 @@ fn resolve_one(name: &str, c: &ServerConfig) -> Result<DeclaredServer, String> {
         cwd,
         timeout,
         line: None,
+        snapshot_read: false,
     })
 }
 
@@ -353,15 +356,17 @@ fn inside(file: &str, folder: &str) -> bool {
 }
 
 /// The declared server whose snapshot stands in for `file` (relative to the scan root, `/`
-/// separated): `file` lies in the server's source folder. Checks that would flag a server's
-/// source as unreadable call this and stay quiet when it returns a server.
+/// separated, as `origin.file`): `file` lies in the server's source folder and its snapshot was
+/// read. Checks that would flag a server's source as unreadable call this with
+/// `ScanResult::declared` (filled by [`apply`]) and stay quiet when it returns a server. A
+/// declared snapshot that is missing covers nothing (the scan warns about it instead).
 pub fn covered_by_snapshot<'a>(
     file: &str,
     declared: &'a [DeclaredServer],
 ) -> Option<&'a DeclaredServer> {
     declared
         .iter()
-        .find(|d| d.source.as_deref().is_some_and(|s| inside(file, s)))
+        .find(|d| d.snapshot_read && d.source.as_deref().is_some_and(|s| inside(file, s)))
 }
 
 /// The post-scan step: read `mf.toml` at `root`, read each declared snapshot into `result`
@@ -380,13 +385,15 @@ pub fn apply(root: &Path, result: &mut ScanResult) {
             return;
         }
     };
-    for server in &declared {
-        read_snapshot(root, server, result);
+    let mut declared = declared;
+    for server in &mut declared {
+        server.snapshot_read = read_snapshot(root, server, result);
     }
     result.declared = declared;
 }
 
-fn read_snapshot(root: &Path, server: &DeclaredServer, result: &mut ScanResult) {
+/// Read one server's snapshot into `result`; whether it was read.
+fn read_snapshot(root: &Path, server: &DeclaredServer, result: &mut ScanResult) -> bool {
     let path = server.snapshot.as_str();
     let mut found = false;
     for t in &mut result.tools {
@@ -408,7 +415,7 @@ fn read_snapshot(root: &Path, server: &DeclaredServer, result: &mut ScanResult) 
                  server) and commit the file",
                 server.name, server.name
             )));
-            return;
+            return false;
         }
         match load_snapshot(root, path) {
             Ok(mut tools) => {
@@ -423,12 +430,12 @@ fn read_snapshot(root: &Path, server: &DeclaredServer, result: &mut ScanResult) 
                     "server {}: snapshot not read: {e}",
                     server.name
                 )));
-                return;
+                return false;
             }
         }
     }
     let Some(source) = &server.source else {
-        return;
+        return true;
     };
     let before = result.tools.len();
     result.tools.retain(|t| {
@@ -447,6 +454,7 @@ fn read_snapshot(root: &Path, server: &DeclaredServer, result: &mut ScanResult) 
             server.name
         ));
     }
+    true
 }
 
 /// A snapshot file's tools, read like any surface file the scan walks to (origins relative to
@@ -541,11 +549,63 @@ mod tests {
             "[servers.a]\ncommand = \"node dist/index.js\"\nsource = \"src\"\n[servers.b]\nurl = \"http://h/mcp\"\n",
         )
         .expect("valid");
+        assert!(
+            covered_by_snapshot("src/index.ts", &d).is_none(),
+            "not read yet"
+        );
+        let d: Vec<DeclaredServer> = d
+            .into_iter()
+            .map(|s| DeclaredServer {
+                snapshot_read: true,
+                ..s
+            })
+            .collect();
         assert_eq!(
             covered_by_snapshot("src/index.ts", &d).map(|s| s.name.as_str()),
             Some("a")
         );
         assert!(covered_by_snapshot("srcs/index.ts", &d).is_none());
         assert!(covered_by_snapshot("other/x.py", &d).is_none());
+    }
+
+    #[test]
+    fn a_scan_fills_declared_and_a_read_snapshot_covers_its_source() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let r = dir.path();
+        std::fs::write(
+            r.join("mf.toml"),
+            "[servers.a]\ncommand = \"node src/index.js\"\nsnapshot = \"snap/a.tools\"\n\
+             [servers.b]\ncommand = \"python b/server.py\"\n",
+        )
+        .expect("toml");
+        std::fs::create_dir_all(r.join("snap")).expect("mkdir");
+        std::fs::write(
+            r.join("snap/a.tools"),
+            r#"{"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}"#,
+        )
+        .expect("snap");
+        let result = super::super::scan(r, &super::super::ScanOptions::default()).expect("scan");
+        let names: Vec<(&str, bool)> = result
+            .declared
+            .iter()
+            .map(|d| (d.name.as_str(), d.snapshot_read))
+            .collect();
+        assert_eq!(names, [("a", true), ("b", false)]);
+        assert_eq!(result.tools.len(), 1);
+        assert_eq!(result.tools[0].origin.server.as_deref(), Some("a"));
+        assert_eq!(
+            covered_by_snapshot("src/lib/tools.js", &result.declared).map(|d| d.name.as_str()),
+            Some("a")
+        );
+        // b's snapshot is missing: its source is not covered, and the scan says what to do.
+        assert!(covered_by_snapshot("b/server.py", &result.declared).is_none());
+        assert!(
+            result
+                .warnings
+                .iter()
+                .any(|w| w.message.contains("run `mf snapshot b`")),
+            "{:?}",
+            result.warnings
+        );
     }
 }
