@@ -50,6 +50,8 @@ pub struct CiConfig {
     pub merge: Option<PathBuf>,
     /// Where a shard job writes its parts (`--parts-dir`).
     pub parts_dir: PathBuf,
+    /// `--live`: check every snapshot declared in PATH/mf.toml against its running server.
+    pub live: bool,
 }
 
 /// When `mf ci` evaluates the base a second time (the A/A run) to measure how often cases flip

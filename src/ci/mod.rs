@@ -25,6 +25,7 @@ pub mod base;
 pub mod calibrate;
 pub mod config;
 pub mod eval;
+pub mod live;
 pub mod publish;
 pub mod shard;
 pub mod suite;
@@ -104,6 +105,8 @@ pub struct CiRun {
     pub head_error: bool,
     /// PATH holds no tool and no skill: nothing was checked (exit 3).
     pub nothing_found: bool,
+    /// `--live`: a declared server's snapshot is stale or missing, or the check failed (exit 1).
+    pub stale_snapshots: bool,
 }
 
 /// How a run ended.
@@ -151,6 +154,22 @@ pub fn run(
             .map(|f| f.suite.suppressions.as_slice())
             .unwrap_or_default(),
     );
+
+    // 2b. `--live`: the committed snapshots against their running servers.
+    let snapshots = if config.live {
+        if let Some(why) = live::refusal(ctx) {
+            return Err(CiError::Input(InputError::Usage(why)));
+        }
+        match live::check(&config.path, &mut notes) {
+            Ok(s) => s,
+            Err(crate::surface::live::LiveError::Interrupted) => {
+                return Ok(CiOutcome::Interrupted);
+            }
+            Err(e) => return Err(CiError::Input(InputError::Live(e))),
+        }
+    } else {
+        None
+    };
 
     // 3. The base revision and the surface diff.
     let base_rev = config.base_ref.clone().or_else(|| ctx.pr_base_sha.clone());
@@ -204,6 +223,13 @@ pub fn run(
 
     // 6. Status and reasons.
     let (mut status, mut reasons) = verdict::verdict(config, &lint, &lint_gate, &part);
+    let stale_snapshots = snapshots.as_ref().is_some_and(|s| !s.ok);
+    if let Some(s) = &snapshots {
+        reasons.extend(live::reasons(s));
+        if stale_snapshots && status == CiStatus::Pass {
+            status = CiStatus::Fail;
+        }
+    }
     let nothing_found = head.surface.tools.is_empty() && head.surface.skills.is_empty();
     if nothing_found {
         let searched = std::fs::canonicalize(&config.path)
@@ -243,6 +269,7 @@ pub fn run(
         calibration: part.calibration,
         calibration_reused: part.calibration_reused,
         compare: part.compare,
+        snapshots,
         files: Files::default(),
     };
     Ok(CiOutcome::Done(Box::new(CiRun {
@@ -250,6 +277,7 @@ pub fn run(
         head,
         head_error: part.error.is_some(),
         nothing_found,
+        stale_snapshots,
     })))
 }
 

@@ -89,6 +89,11 @@ pub struct CiArgs {
     /// and comment once. Parts of different plans, duplicates or a missing shard: exit 1.
     #[arg(long, value_name = "DIR", help_heading = "Matrix")]
     pub merge: Option<PathBuf>,
+    /// Also start every server declared in PATH/mf.toml (`[servers.NAME]`) and fail (exit 1)
+    /// when its committed snapshot is stale, as `mf snapshot --check` does. Executes the
+    /// repository's code: never on `pull_request_target` or other runs of untrusted code.
+    #[arg(long, help_heading = "Gates")]
+    pub live: bool,
 
     /// Exit 2 when a lint finding at this severity or worse remains.
     #[arg(long, value_enum, default_value_t = FailOn::Error, help_heading = "Gates")]
@@ -221,6 +226,7 @@ impl CiArgs {
                 html: self.template_html.clone(),
             },
             merge: self.merge.clone(),
+            live: self.live,
             parts_dir: self.parts_dir.clone(),
         })
     }

@@ -16,6 +16,7 @@ pub mod mcp;
 pub mod merge;
 pub mod report;
 pub mod scan;
+pub mod snapshot;
 pub mod target;
 pub mod tasks;
 
@@ -122,6 +123,9 @@ pub enum Command {
     Report(report::ReportArgs),
     /// The CI gate (the GitHub Action's entry point): lint, surface diff, eval and compare, every output.
     Ci(ci::CiArgs),
+    /// Write each `mf.toml`-declared server's tools/list snapshot (starts the servers), or
+    /// `--check` that the committed snapshots are what the servers serve.
+    Snapshot(snapshot::SnapshotArgs),
     /// Author and check task sets: `lint`, `mutate`, `generate`.
     Tasks(tasks::TasksArgs),
     /// Serve mf's tools to agents over MCP (stdio), under limits only the operator sets.

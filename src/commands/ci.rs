@@ -32,6 +32,7 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
     }
     let exit = match (run.head_error, run.report.status) {
         (true, _) => Exit::InputError,
+        _ if run.stale_snapshots => Exit::InputError,
         _ if run.nothing_found => Exit::NothingFound,
         (false, CiStatus::Unhealthy) => Exit::Unhealthy,
         (false, CiStatus::Fail) => Exit::GateFailed,
@@ -61,16 +62,23 @@ pub(super) fn run(args: &CiArgs, style: Style) -> Result<Exit, Error> {
                 .find(|t| t.name == tool)
                 .and_then(|t| t.origin.file.clone().map(|f| (f, t.origin.line)))
         };
-        let lines: String = annotations::select(
+        // A stale snapshot (`--live`) first: it is what failed the run.
+        let stale = report
+            .snapshots
+            .as_ref()
+            .map_or_else(Vec::new, |s| annotations::snapshots(s, &config.path));
+        let selected = annotations::select(
             &report.lint,
             report.lint_gate.as_ref(),
             report.compare.as_ref(),
             &new_in_head,
             &origin_of,
-        )
-        .iter()
-        .map(|a| a.render() + "\n")
-        .collect();
+        );
+        let lines: String = stale
+            .iter()
+            .chain(&selected)
+            .map(|a| a.render() + "\n")
+            .collect();
         super::print_workflow_commands(&lines)?;
         reporter.note(&status_line(report));
     } else {

@@ -16,6 +16,7 @@ mod mcp;
 mod merge;
 mod report;
 mod scan;
+mod snapshot;
 mod tasks;
 
 use std::io::{IsTerminal, Write};
@@ -77,6 +78,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, Error> {
         Command::Compare(args) => compare::run(&args, style),
         Command::Report(args) => report::run(&args, style),
         Command::Ci(args) => ci::run(&args, style),
+        Command::Snapshot(args) => snapshot::run(&args, style),
         Command::Tasks(args) => tasks::run(&args, style),
         Command::Mcp(args) => mcp::run(&args),
     }

@@ -22,6 +22,9 @@ pub(super) fn run(args: &ScanArgs, style: Style) -> Result<Exit, Error> {
     } else {
         Vec::new()
     };
+    for n in &result.notes {
+        super::note(&format!("note: {n}"));
+    }
     let root_display = args.root.to_string_lossy().replace('\\', "/");
     let mut report = build(&root_display, &result);
     report.probes = probes;

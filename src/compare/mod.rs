@@ -6,4 +6,5 @@ pub mod ablate;
 pub mod eval;
 pub mod profiles;
 pub mod report;
+pub mod snapshot;
 pub mod surface_diff;

@@ -203,6 +203,33 @@ fn regression_message(model: &str, m: &MetricComparison, pairing: Pairing) -> St
     )
 }
 
+/// (`mf ci --live`) One error per declared server whose snapshot is not fresh, at its snapshot
+/// file (`path` is PATH, the folder of the `mf.toml` that declares it), naming the tools added,
+/// removed and changed.
+pub fn snapshots(report: &crate::report::snapshot::SnapshotReport, path: &str) -> Vec<Annotation> {
+    use crate::report::snapshot::SnapshotStatus;
+    let dir = path.trim_end_matches('/');
+    report
+        .servers
+        .iter()
+        .filter(|s| s.status != SnapshotStatus::Fresh)
+        .take(PER_LEVEL)
+        .map(|s| Annotation {
+            level: Level::Error,
+            file: (!s.snapshot.is_empty()).then(|| {
+                if dir.is_empty() || dir == "." {
+                    s.snapshot.clone()
+                } else {
+                    format!("{dir}/{}", s.snapshot)
+                }
+            }),
+            line: None,
+            title: format!("mf: snapshot of server {} is not fresh", s.name),
+            message: crate::render::text::snapshot_reason(s),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

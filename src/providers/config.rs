@@ -51,6 +51,11 @@ pub struct ConfigError(pub String);
 
 /// Read `mf.toml`. Errors name the file, line and key.
 pub fn read_config(path: &std::path::Path) -> Result<ConfigFile, ConfigError> {
+    read_config_text(path).map(|(config, _)| config)
+}
+
+/// [`read_config`], also returning the file's text (to name lines in later checks).
+pub fn read_config_text(path: &std::path::Path) -> Result<(ConfigFile, String), ConfigError> {
     let display = path.display();
     // Through the safe-open: regular file, size-capped, never blocking on a FIFO.
     let text = crate::surface::formats::read_text(
@@ -59,15 +64,10 @@ pub fn read_config(path: &std::path::Path) -> Result<ConfigFile, ConfigError> {
         crate::surface::formats::MAX_FILE_BYTES,
     )
     .map_err(|e| ConfigError(e.to_string()))?;
-    toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        match line {
-            Some(l) => ConfigError(format!("{display}:{l}: {}", e.message())),
-            None => ConfigError(format!("{display}: {}", e.message())),
-        }
-    })
+    let config = toml::from_str(&text).map_err(|e| {
+        ConfigError(crate::surface::scan::declared::toml_error(&e, &text, &display.to_string()).0)
+    })?;
+    Ok((config, text))
 }
 
 impl ModelSpec {

@@ -226,3 +226,51 @@ pub fn partial_phrase(p: &PartialInfo) -> String {
         plural(p.missing_trials as usize, "trial", "trials")
     )
 }
+
+/// Why a declared server's snapshot is not fresh, naming its tools (`mf ci --live`'s reason
+/// and annotation).
+pub fn snapshot_reason(s: &crate::report::snapshot::ServerSnapshot) -> String {
+    let fix = format!("run `mf snapshot {}` and commit the file", s.name);
+    match s.status {
+        crate::report::snapshot::SnapshotStatus::Missing => format!(
+            "server {}: no snapshot at {} yet ({}); {fix}",
+            s.name,
+            s.snapshot,
+            snapshot_changes(s)
+        ),
+        crate::report::snapshot::SnapshotStatus::Failed => format!(
+            "server {}: the freshness check could not run: {}",
+            s.name,
+            s.error.as_deref().unwrap_or("unknown error")
+        ),
+        _ => format!(
+            "server {}: the snapshot {} is stale: {}; {fix}",
+            s.name,
+            s.snapshot,
+            snapshot_changes(s)
+        ),
+    }
+}
+
+fn snapshot_changes(s: &crate::report::snapshot::ServerSnapshot) -> String {
+    let mut parts = Vec::new();
+    if !s.added.is_empty() {
+        parts.push(format!("added {}", s.added.join(", ")));
+    }
+    if !s.removed.is_empty() {
+        parts.push(format!("removed {}", s.removed.join(", ")));
+    }
+    if !s.changed.is_empty() {
+        let each: Vec<String> = s
+            .changed
+            .iter()
+            .map(|c| format!("{} ({})", c.name, c.fields.join(", ")))
+            .collect();
+        parts.push(format!("changed {}", each.join(", ")));
+    }
+    if parts.is_empty() {
+        "the file does not read as a snapshot".into()
+    } else {
+        parts.join("; ")
+    }
+}

@@ -66,6 +66,9 @@ pub struct CiReport {
     /// Base vs head (full mode, pull requests).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<CompareReport>,
+    /// (`--live`) Each declared server's committed snapshot against what it serves now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshots: Option<super::snapshot::SnapshotReport>,
     /// Files written by this run (paths as given).
     #[serde(default)]
     pub files: Files,

@@ -14,5 +14,6 @@ pub mod metrics;
 pub mod mount;
 pub mod scan;
 pub mod scorecard;
+pub mod snapshot;
 pub mod tasks_lint;
 pub mod trial;

@@ -43,6 +43,10 @@ pub struct ScanReport {
     pub warnings: Vec<ScanWarning>,
     /// MCP servers seen in code whose tools could not all be read (`server-unread`).
     pub unread: Vec<UnreadServer>,
+    /// What the scan decided and why: code tools replaced by a declared snapshot (absent when
+    /// there is nothing to say).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Configured servers started by `--probe` (absent without it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<Probe>,
@@ -127,6 +131,7 @@ pub fn build(root: &str, result: &ScanResult) -> ScanReport {
         ref_issues: normalized.ref_issues,
         warnings: result.warnings.clone(),
         unread: result.unread.clone(),
+        notes: result.notes.clone(),
         probes: Vec::new(),
     }
 }

@@ -90,11 +90,14 @@ pub struct ModelConfig {
     pub tool_choice_auto: bool,
 }
 
-/// The `mf.toml` file: `[models.NAME]` tables.
+/// The `mf.toml` file: `[models.NAME]` and `[servers.NAME]` tables.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     /// Named models.
     #[serde(default)]
     pub models: BTreeMap<String, ModelConfig>,
+    /// Servers whose tools are known from a committed snapshot (`mf snapshot`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub servers: BTreeMap<String, crate::surface::scan::declared::ServerConfig>,
 }

@@ -64,6 +64,8 @@ pub enum Endpoint {
         args: Vec<String>,
         /// The whole environment it gets (nothing else is inherited).
         env: Vec<(String, OsString)>,
+        /// The folder it starts in (`None`: mf's own).
+        cwd: Option<std::path::PathBuf>,
     },
     /// A streamable HTTP endpoint.
     Http {
@@ -78,10 +80,16 @@ impl std::fmt::Debug for Endpoint {
     // Environment values and credentials are never printed.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Endpoint::Stdio { program, args, env } => f
+            Endpoint::Stdio {
+                program,
+                args,
+                env,
+                cwd,
+            } => f
                 .debug_struct("Stdio")
                 .field("program", program)
                 .field("args", args)
+                .field("cwd", cwd)
                 .field("env", &env.iter().map(|(k, _)| k).collect::<Vec<_>>())
                 .finish(),
             Endpoint::Http { url, authorization } => f
@@ -300,9 +308,12 @@ pub async fn fetch(
     opts: &LiveOptions,
 ) -> Result<Listing, LiveError> {
     match endpoint {
-        Endpoint::Stdio { program, args, env } => {
-            fetch_stdio(server, program, args, env, opts).await
-        }
+        Endpoint::Stdio {
+            program,
+            args,
+            env,
+            cwd,
+        } => fetch_stdio(server, program, args, env, cwd.as_deref(), opts).await,
         Endpoint::Http { url, authorization } => {
             fetch_http(server, url, authorization.as_ref(), opts).await
         }
@@ -999,10 +1010,14 @@ async fn fetch_stdio(
     program: &str,
     args: &[String],
     env: &[(String, OsString)],
+    cwd: Option<&std::path::Path>,
     opts: &LiveOptions,
 ) -> Result<Listing, LiveError> {
     use std::process::Stdio;
     let mut cmd = tokio::process::Command::new(program);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
     cmd.args(args)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))

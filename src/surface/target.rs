@@ -255,6 +255,7 @@ pub fn endpoint(t: &Target, opts: &LiveOptions) -> Result<Option<Endpoint>, Live
                 program: program.clone(),
                 args: args.clone(),
                 env: child_env(&names),
+                cwd: None,
             })
         }
         Target::Http { url, .. } => {

@@ -12,10 +12,15 @@
 //   no-tools      answer tools/list with -32601 method not found
 //   bad-protocol  answer initialize with protocol version 1999-01-01
 //   ok            two pages, three tools
+// And a well-behaved one: `node server.js catalog FILE` serves the tools listed in FILE (a JSON
+// array of tool objects, read at start-up), two per page — a server whose tools no scan can
+// read from its source, for tests/integration/snapshot_cli.rs.
 const fs = require("fs");
 const { spawn } = require("child_process");
-const [mode, pidfile] = process.argv.slice(2);
-const sleeper = spawn("sleep", ["300"], { stdio: "ignore" });
+const [mode, arg] = process.argv.slice(2);
+const catalog = mode === "catalog" ? JSON.parse(fs.readFileSync(arg, "utf8")) : null;
+const pidfile = mode === "catalog" ? undefined : arg;
+const sleeper = mode === "catalog" ? null : spawn("sleep", ["300"], { stdio: "ignore" });
 if (pidfile) fs.writeFileSync(pidfile, `${process.pid}\n${sleeper.pid}\n`);
 process.stderr.write(`fake server starting in mode ${mode}\n`);
 if (mode === "exit") {
@@ -51,6 +56,13 @@ function handle(msg) {
     case "no-tools": send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } }); return;
     case "same-cursor": send({ jsonrpc: "2.0", id: msg.id, result: { tools: [tool(`t${page}`, "a tool")], nextCursor: "again" } }); return;
     case "new-cursor": send({ jsonrpc: "2.0", id: msg.id, result: { tools: [tool(`t${page}`, "a tool")], nextCursor: `c${page}` } }); return;
+    case "catalog": {
+      const from = Number((msg.params && msg.params.cursor) || 0);
+      const result = { tools: catalog.slice(from, from + 2) };
+      if (from + 2 < catalog.length) result.nextCursor = String(from + 2);
+      send({ jsonrpc: "2.0", id: msg.id, result });
+      return;
+    }
     case "huge": {
       const big = "x".repeat(1024 * 1024);
       const tools = Array.from({ length: 10 }, (_, k) => tool(`t${page}_${k}`, big));

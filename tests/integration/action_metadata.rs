@@ -83,7 +83,7 @@ fn is_kebab(name: &str) -> bool {
 const NOT_FLAGS: [&str; 4] = ["version", "install", "working-directory", "github-token"];
 
 /// Each action input that is an `mf ci` flag, and the flag.
-const FLAG_OF_INPUT: [(&str, &str); 27] = [
+const FLAG_OF_INPUT: [(&str, &str); 28] = [
     ("suite", "--suite"),
     ("models", "--models"),
     ("allow-key-env", "--allow-key-env"),
@@ -98,6 +98,7 @@ const FLAG_OF_INPUT: [(&str, &str); 27] = [
     ("baseline", "--baseline"),
     ("fail-on-regression", "--fail-on-regression"),
     ("calibrate", "--calibrate"),
+    ("live", "--live"),
     ("base-ref", "--base-ref"),
     ("pull-request", "--pull-request"),
     ("comment", "--comment"),
@@ -764,7 +765,7 @@ fn parse_ci_argv(argv: &[String]) -> (Vec<String>, BTreeMap<String, String>) {
     let mut i = 1;
     while i < argv.len() {
         let a = &argv[i];
-        if a == "--fail-on-regression" {
+        if a == "--fail-on-regression" || a == "--live" {
             assert!(
                 flags.insert(a.clone(), String::new()).is_none(),
                 "{a} twice"
@@ -790,7 +791,7 @@ const NASTY: &str = "a b; $(touch pwned) `id` '\" * \\";
 fn every_flag_input(n: usize) -> Vec<(&'static str, String)> {
     FLAG_OF_INPUT
         .iter()
-        .filter(|(i, _)| *i != "fail-on-regression" && *i != "path")
+        .filter(|(i, _)| !matches!(*i, "fail-on-regression" | "live" | "path"))
         .enumerate()
         .map(|(k, (i, _))| (*i, format!("{NASTY} {i} {k} {n}")))
         .collect()
@@ -802,6 +803,7 @@ fn both_variants_pass_every_input_as_its_flag_quoted_and_the_token_only_by_env()
     let mut set: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
     set.push(("path", "my repo"));
     set.push(("fail-on-regression", "true"));
+    set.push(("live", "true"));
     set.push(("github-token", "ghs_secret_token"));
     for (variant, run) in [
         ("composite", run_composite_ci(&set, 0)),
@@ -819,6 +821,11 @@ fn both_variants_pass_every_input_as_its_flag_quoted_and_the_token_only_by_env()
         }
         assert_eq!(
             flags.get("--fail-on-regression").map(String::as_str),
+            Some(""),
+            "{variant}"
+        );
+        assert_eq!(
+            flags.get("--live").map(String::as_str),
             Some(""),
             "{variant}"
         );
@@ -846,7 +853,7 @@ fn both_variants_pass_every_input_as_its_flag_quoted_and_the_token_only_by_env()
         );
         assert_eq!(
             flags.len(),
-            values.len() + 2,
+            values.len() + 3,
             "{variant}: unexpected flags {flags:?}"
         );
     }
@@ -905,23 +912,19 @@ fn both_variants_leave_empty_inputs_to_mf_and_pass_the_exit_code_through() {
 
 #[test]
 fn both_variants_refuse_a_fail_on_regression_that_is_not_a_boolean() {
-    for (variant, run) in [
-        (
-            "composite",
-            run_composite_ci(&[("fail-on-regression", "yes please")], 0),
-        ),
-        (
-            "container",
-            run_container_shim(&[("fail-on-regression", "yes please")], 0),
-        ),
-    ] {
-        assert_eq!(run.code(), 1, "{variant}: {}", run.log());
-        assert!(run.argv.is_empty(), "{variant}: mf ran anyway");
-        assert!(
-            run.log().contains("fail-on-regression"),
-            "{variant}: {}",
-            run.log()
-        );
+    for input in ["fail-on-regression", "live"] {
+        for (variant, run) in [
+            ("composite", run_composite_ci(&[(input, "yes please")], 0)),
+            ("container", run_container_shim(&[(input, "yes please")], 0)),
+        ] {
+            assert_eq!(run.code(), 1, "{variant} {input}: {}", run.log());
+            assert!(run.argv.is_empty(), "{variant} {input}: mf ran anyway");
+            assert!(
+                run.log().contains(&format!("input '{input}'")),
+                "{variant}: {}",
+                run.log()
+            );
+        }
     }
 }
 

@@ -52,6 +52,7 @@ mod report_schemas;
 mod scan_cli;
 mod similarity_equivalence;
 mod similarity_values;
+mod snapshot_cli;
 mod stats_properties;
 mod stats_reference;
 mod suite_read;

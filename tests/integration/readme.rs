@@ -43,6 +43,10 @@ const SKIP: &[(&str, &str)] = &[
     ),
     ("old.tools.json", "illustrative: two snapshots of your own"),
     (
+        "mf snapshot",
+        "starts the servers your own mf.toml declares; snapshot_cli.rs runs it against a real server",
+    ),
+    (
         "scripts/install-bfcl.sh",
         "installs bfcl-eval from PyPI (network); .ci/run runs it",
     ),

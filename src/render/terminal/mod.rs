@@ -15,6 +15,7 @@ mod eval_exec;
 pub mod exec;
 pub mod lint;
 pub mod scan;
+pub mod snapshot;
 pub mod style;
 pub mod tasks;
 
@@ -28,5 +29,6 @@ pub use coverage::coverage;
 pub use eval::eval;
 pub use lint::{LintView, lint, lint_with};
 pub use scan::{scan, scan_width};
+pub use snapshot::snapshot;
 pub use style::Style;
 pub use tasks::{generate_plan, tasks_lint};

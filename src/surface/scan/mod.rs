@@ -4,6 +4,7 @@
 
 pub mod code_py;
 pub mod code_ts;
+pub mod declared;
 pub mod mcp_config;
 pub mod probe;
 pub mod skill_md;
@@ -115,6 +116,10 @@ pub struct ScanResult {
     pub files_walked: usize,
     /// Files that held at least one definition, server or skill.
     pub files_recognized: usize,
+    /// What the scan decided and why (a declared snapshot replacing code tools).
+    pub notes: Vec<String>,
+    /// The servers `mf.toml` at the root declares (`[servers.NAME]`).
+    pub declared: Vec<declared::DeclaredServer>,
 }
 
 /// What one file contributed.
@@ -277,6 +282,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
     }
     result.files_recognized += recognized_files.len();
     drop_compiled_twins(&mut result.tools);
+    declared::apply(root, &mut result);
     let key = |o: &super::Origin| (o.file.clone(), o.line, o.column);
     result.tools.sort_by(|a, b| {
         key(&a.origin)
@@ -301,6 +307,10 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
     result.warnings.dedup();
     seen.sort_by(|a, b| a.0.file.cmp(&b.0.file));
     result.unread = unread::findings(root, &seen, &result.tools);
+    // A server whose declared snapshot the scan read is covered: its tools are known.
+    result
+        .unread
+        .retain(|u| declared::covered_by_snapshot(&u.file, &result.declared).is_none());
     Ok(result)
 }
 
