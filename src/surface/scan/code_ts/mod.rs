@@ -64,6 +64,10 @@ pub fn may_register(source: &str) -> bool {
         || source.contains("ListToolsRequestSchema")
         || source.contains("registerAppTool")
         || (source.contains("Tool(") && source.contains("McpServer"))
+        // A server created with no registration the scan can see is still a server.
+        || source.contains("McpServer(")
+        || source.contains("FastMCP(")
+        || (source.contains("@modelcontextprotocol/sdk") && source.contains("Server("))
         || source.contains("\"tools/list\"")
 }
 

@@ -442,3 +442,356 @@ fn large_file() {
         Some(u32::try_from(src.lines().count()).unwrap())
     );
 }
+
+// ---- the project pass: patterns real packages ship --------------------------------------
+
+/// Scan a folder of files (path → text) with the real scan, returning tool names (sorted)
+/// and the `server-unread` findings.
+fn project(
+    files: &[(&str, &str)],
+) -> (Vec<String>, Vec<crate::surface::scan::unread::UnreadServer>) {
+    let dir = tempfile::tempdir().unwrap();
+    for (p, text) in files {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let r = crate::surface::scan::scan(dir.path(), &crate::surface::scan::ScanOptions::default())
+        .unwrap();
+    let mut names: Vec<String> = r.tools.iter().map(|t| t.name.clone()).collect();
+    names.sort();
+    (names, r.unread)
+}
+
+fn tool_in(files: &[(&str, &str)], name: &str) -> Tool {
+    let dir = tempfile::tempdir().unwrap();
+    for (p, text) in files {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let r = crate::surface::scan::scan(dir.path(), &crate::surface::scan::ScanOptions::default())
+        .unwrap();
+    r.tools.into_iter().find(|t| t.name == name).unwrap()
+}
+
+const LOW_LEVEL_TS: &str = r#"import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { zodToJsonSchema } from "zod-to-json-schema";
+import { z } from "zod";
+import { issueTools } from "./tools/issues.js";
+import * as files from "./operations/files.js";
+
+const server = new Server({ name: "demo", version: "1.0.0" }, { capabilities: { tools: {} } });
+const pingTool = { name: "ping", description: "Check the server answers.", inputSchema: { type: "object", properties: {} } };
+
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  return {
+    tools: [
+      pingTool,
+      {
+        name: "create_or_update_file",
+        description: "Create or update a single file in a repository",
+        inputSchema: zodToJsonSchema(files.CreateOrUpdateFileSchema),
+      },
+      ...issueTools,
+    ],
+  };
+});
+"#;
+
+#[test]
+fn low_level_list_handler_reads_inline_const_spread_and_imported_tools() {
+    let issues = r#"import { z } from "zod";
+export const IssueArgs = z.object({ owner: z.string(), repo: z.string(), title: z.string().optional() });
+export const issueTools = [
+  { name: "create_issue", description: "Open an issue.", inputSchema: z.toJSONSchema(IssueArgs) },
+  { name: "list_issues", description: "List issues.", inputSchema: { type: "object", properties: { state: { type: "string" } } } },
+];
+"#;
+    let files_ts = r#"import { z } from "zod";
+export const CreateOrUpdateFileSchema = z.object({
+  path: z.string().describe("Path where to create/update the file"),
+  content: z.string(),
+  sha: z.string().optional(),
+});
+"#;
+    let (names, unread) = project(&[
+        ("src/index.ts", LOW_LEVEL_TS),
+        ("src/tools/issues.ts", issues),
+        ("src/operations/files.ts", files_ts),
+    ]);
+    assert_eq!(
+        names,
+        [
+            "create_issue",
+            "create_or_update_file",
+            "list_issues",
+            "ping"
+        ]
+    );
+    assert!(unread.is_empty(), "{unread:?}");
+    let t = tool_in(
+        &[
+            ("src/index.ts", LOW_LEVEL_TS),
+            ("src/tools/issues.ts", issues),
+            ("src/operations/files.ts", files_ts),
+        ],
+        "create_or_update_file",
+    );
+    assert_eq!(
+        t.input_schema,
+        Some(json!({"type": "object", "properties": {
+            "path": {"type": "string", "description": "Path where to create/update the file"},
+            "content": {"type": "string"},
+            "sha": {"type": "string"}
+        }, "required": ["path", "content"]}))
+    );
+    assert_eq!(t.origin.file.as_deref(), Some("src/index.ts"));
+}
+
+#[test]
+fn compiled_commonjs_follows_require_exports_and_reexports() {
+    // What tsc emits for a low-level server whose tools live in feature modules.
+    let server = r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const users_1 = require("./features/users");
+const server = new index_js_1.Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(types_js_1.ListToolsRequestSchema, () => {
+    const tools = [...users_1.usersTools];
+    return { tools };
+});
+"#;
+    let index = r#""use strict";
+var __exportStar = (this && this.__exportStar) || function(m, exports) {};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.handleUsersRequest = exports.isUsersRequest = void 0;
+__exportStar(require("./tool-definitions"), exports);
+"#;
+    let defs = r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.usersTools = void 0;
+const to_json_schema_1 = require("../../shared/to-json-schema");
+const schemas_1 = require("./schemas");
+exports.usersTools = [
+    {
+        name: 'get_me',
+        description: 'Get details of the authenticated user',
+        inputSchema: (0, to_json_schema_1.toJsonSchema)(schemas_1.GetMeSchema),
+    },
+];
+"#;
+    let schemas = r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.OtherSchema = exports.GetMeSchema = void 0;
+const zod_1 = require("zod");
+exports.GetMeSchema = zod_1.z.object({ organizationId: zod_1.z.string().optional() });
+"#;
+    let files = [
+        ("dist/server.js", server),
+        ("dist/features/users/index.js", index),
+        ("dist/features/users/tool-definitions.js", defs),
+        ("dist/features/users/schemas.js", schemas),
+    ];
+    let (names, unread) = project(&files);
+    assert_eq!(names, ["get_me"]);
+    assert!(unread.is_empty());
+    let t = tool_in(&files, "get_me");
+    assert_eq!(
+        t.input_schema,
+        Some(json!({"type": "object", "properties": {"organizationId": {"type": "string"}}}))
+    );
+    assert_eq!(
+        t.origin.file.as_deref(),
+        Some("dist/features/users/tool-definitions.js")
+    );
+}
+
+#[test]
+fn loops_callbacks_and_wrappers_register_each_item() {
+    let src = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const server = new McpServer({ name: "x", version: "1" });
+const TOOLS = [
+  { name: "list_devices", description: "List devices.", schema: { all: z.boolean().optional() } },
+  { name: "reboot_device", description: "Reboot one device.", schema: { id: z.string() } },
+];
+for (const t of TOOLS) {
+  server.registerTool(t.name, { description: t.description, inputSchema: t.schema }, async () => ({ content: [] }));
+}
+const MORE = [{ id: "get_battery", text: "Battery level." }];
+MORE.forEach(({ id, text }) => server.tool(id, text, {}, async () => ({ content: [] })));
+const tool = (name, title, description, paramsSchema, cb) => {
+  server.registerTool(name, { title, description, inputSchema: paramsSchema }, cb);
+};
+tool("take_screenshot", "Screenshot", "Take a screenshot.", { format: z.enum(["png", "jpg"]) }, async () => "");
+tool("swipe", "Swipe", "Swipe on the screen.", {}, async () => "");
+"#;
+    let (names, unread) = project(&[("src/server.ts", src)]);
+    assert_eq!(
+        names,
+        [
+            "get_battery",
+            "list_devices",
+            "reboot_device",
+            "swipe",
+            "take_screenshot"
+        ]
+    );
+    assert!(unread.is_empty(), "{unread:?}");
+    let t = tool_in(&[("src/server.ts", src)], "take_screenshot");
+    assert_eq!(t.title.as_deref(), Some("Screenshot"));
+    assert_eq!(
+        t.input_schema.unwrap()["properties"]["format"]["enum"],
+        json!(["png", "jpg"])
+    );
+    let r = tool_in(&[("src/server.ts", src)], "reboot_device");
+    assert_eq!(r.input_schema.unwrap()["required"], json!(["id"]));
+    // Each looped tool's origin is its own name, not the loop's call.
+    assert_eq!(r.origin.line, Some(6));
+}
+
+#[test]
+fn names_from_enums_constants_templates_and_env_defaults() {
+    let src = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+export enum ToolName { Search = "search_docs", Fetch = "fetch_doc" }
+const PREFIX = "kb";
+const TOOL_NAMES = { LIST: `${PREFIX}_list` } as const;
+const server = new McpServer({ name: "x", version: "1" });
+server.tool(ToolName.Search, "Search the docs.", {}, cb);
+server.tool(ToolName.Fetch, "Fetch one doc.", {}, cb);
+server.tool(TOOL_NAMES.LIST, "List the docs.", {}, cb);
+server.tool(process.env.STATUS_TOOL_NAME || "status", "Service status.", {}, cb);
+server.tool(PREFIX + "_count", "Count the docs.", {}, cb);
+"#;
+    let (names, unread) = project(&[("src/index.ts", src)]);
+    assert_eq!(
+        names,
+        ["fetch_doc", "kb_count", "kb_list", "search_docs", "status"]
+    );
+    assert!(unread.is_empty());
+}
+
+#[test]
+fn fastmcp_add_tool_class_members_and_pushed_tools() {
+    let fast = r#"import { FastMCP } from "fastmcp";
+import { z } from "zod";
+const server = new FastMCP({ name: "x", version: "1.0.0" });
+server.addTool({
+  name: "scrape_as_markdown",
+  description: "Scrape a page as markdown.",
+  parameters: z.object({ url: z.string().url() }),
+  execute: async ({ url }) => url,
+});
+"#;
+    let classes = r#"import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+class SearchTool {
+  name = "tavily_search";
+  description = "Search the web.";
+  inputSchema = { type: "object", properties: { query: { type: "string" } }, required: ["query"] };
+}
+class ExtractTool {
+  constructor() { this.name = "tavily_extract"; this.description = "Extract a page."; }
+}
+const tools = [new SearchTool()];
+tools.push(new ExtractTool());
+tools.push({ name: "tavily_map", description: "Map a site.", inputSchema: { type: "object" } });
+const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+"#;
+    let (names, unread) = project(&[("fast/index.js", fast), ("classes/index.js", classes)]);
+    assert_eq!(
+        names,
+        [
+            "scrape_as_markdown",
+            "tavily_extract",
+            "tavily_map",
+            "tavily_search"
+        ]
+    );
+    assert!(unread.is_empty(), "{unread:?}");
+    let t = tool_in(&[("fast/index.js", fast)], "scrape_as_markdown");
+    assert_eq!(
+        t.input_schema,
+        Some(
+            json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]})
+        )
+    );
+}
+
+#[test]
+fn custom_registration_methods_of_the_project_are_read() {
+    let src = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+class CustomMcpServer extends McpServer {
+  addToolWithReadAccess(...args) { return this.registerToolWithAccess("read", ...args); }
+}
+const server = new CustomMcpServer();
+server.addToolWithReadAccess("stories-get", "Get a story.", { id: z.number() }, async () => 1);
+server.addToolWithWriteAccess("stories-create", { description: "Create a story.", inputSchema: { name: z.string() } }, async () => 1);
+"#;
+    let (names, _) = project(&[("dist/index.js", src)]);
+    assert_eq!(names, ["stories-create", "stories-get"]);
+}
+
+#[test]
+fn a_server_whose_tools_cannot_be_read_is_said_even_beside_a_readable_tools_file() {
+    let dynamic = r#"import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { readFileSync } from "node:fs";
+const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const server = new Server({ name: "openapi", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: Object.entries(spec.paths).map(([path, op]) => ({ name: op.operationId, description: op.summary, inputSchema: {} })),
+}));
+"#;
+    let snapshot = r#"{"tools": [{"name": "other_tool", "description": "From another server.", "inputSchema": {"type": "object"}}]}"#;
+    let (names, unread) = project(&[
+        ("server/package.json", "{}"),
+        ("server/src/index.ts", dynamic),
+        ("other.tools.json", snapshot),
+    ]);
+    assert_eq!(names, ["other_tool"]);
+    assert_eq!(unread.len(), 1, "{unread:?}");
+    let u = &unread[0];
+    assert_eq!(
+        (u.code, u.file.as_str(), u.line),
+        ("server-unread", "server/src/index.ts", Some(6))
+    );
+    assert!(u.saw.contains("ListToolsRequestSchema"), "{}", u.saw);
+    assert!(u.fix.contains("mf snapshot"));
+
+    // A server created with no registration the scan can see at all is said too.
+    let framework = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { loadToolsFrom } from "./loader.js";
+const server = new McpServer({ name: "x", version: "1" });
+loadToolsFrom(server, "./tools");
+"#;
+    let (names, unread) = project(&[("package.json", "{}"), ("src/index.ts", framework)]);
+    assert!(names.is_empty());
+    assert_eq!(unread.len(), 1);
+    assert_eq!(unread[0].line, Some(3));
+}
+
+#[test]
+fn objects_with_a_name_are_not_tools_unless_registered_or_listed() {
+    let src = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "server_name_not_a_tool", version: "1" });
+const user = { name: "alice", description: "a user", inputSchema: {} };
+const config = [{ name: "retries", description: "how often" }];
+server.tool("real_tool", "The only tool.", {}, cb);
+"#;
+    let (names, unread) = project(&[("src/index.ts", src)]);
+    assert_eq!(names, ["real_tool"]);
+    assert!(unread.is_empty());
+}
+
+#[test]
+fn compiled_twins_of_typescript_sources_are_counted_once() {
+    let ts = "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\nconst server = new McpServer({name: \"x\", version: \"1\"});\nserver.tool(\"ping\", \"Ping.\", {}, cb);\n";
+    let js = "const server = new McpServer({name: \"x\", version: \"1\"});\nserver.tool(\"ping\", \"Ping.\", {}, cb);\n";
+    let (names, _) = project(&[("src/index.ts", ts), ("dist/index.js", js)]);
+    assert_eq!(names, ["ping"]);
+}
