@@ -50,6 +50,7 @@ mod render_eval;
 mod render_lint;
 mod report_schemas;
 mod scan_cli;
+mod scan_unread;
 mod similarity_equivalence;
 mod similarity_values;
 mod snapshot_cli;
