@@ -15,7 +15,7 @@ use super::{js_number, unescape_js};
 use crate::surface::scan::syntax::walk;
 
 /// Evaluation steps allowed per registration; past it everything reads as unresolved.
-pub(super) const BUDGET: u32 = 200_000;
+pub(super) const BUDGET: u32 = 1_000_000;
 
 /// Items a list may yield (a loop over more is cut there).
 const MAX_ITEMS: usize = 2000;
@@ -28,6 +28,25 @@ pub(super) enum Val<'a> {
     Str(String),
     Entry(String, Box<Val<'a>>),
     Module(&'a Module),
+}
+
+/// A primitive known statically (for conditions).
+#[derive(Debug, Clone, PartialEq)]
+enum Lit {
+    Undefined,
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+}
+
+fn lit_truthy(l: &Lit) -> bool {
+    match l {
+        Lit::Undefined | Lit::Null => false,
+        Lit::Bool(b) => *b,
+        Lit::Num(n) => *n != 0.0 && !n.is_nan(),
+        Lit::Str(s) => !s.is_empty(),
+    }
 }
 
 /// Bindings of loop variables and parameters, innermost first.
@@ -441,6 +460,15 @@ impl<'a> Cx<'a> {
                     }
                 }
                 "call_expression" => self.module_call(n),
+                // `FLAG ? a : b` where FLAG is known in the default configuration.
+                "ternary_expression" => {
+                    let cond = n.field("condition").map(|c| Val::Node(c, env.clone()));
+                    match cond.and_then(|c| self.truthy(c, depth + 1)) {
+                        Some(true) => n.field("consequence").map(|c| Val::Node(c, env.clone())),
+                        Some(false) => n.field("alternative").map(|c| Val::Node(c, env.clone())),
+                        None => None,
+                    }
+                }
                 _ => None,
             };
             match next {
@@ -449,6 +477,99 @@ impl<'a> Cx<'a> {
             }
         }
         v
+    }
+
+    /// Whether a condition holds in the default configuration (no environment variable set),
+    /// when that can be told from the text.
+    pub fn truthy(&self, v: Val<'a>, depth: usize) -> Option<bool> {
+        Some(match self.lit(v, depth)? {
+            Lit::Undefined | Lit::Null => false,
+            Lit::Bool(b) => b,
+            Lit::Num(n) => n != 0.0 && !n.is_nan(),
+            Lit::Str(s) => !s.is_empty(),
+        })
+    }
+
+    /// A primitive value known statically; `process.env.X` is unset (`undefined`).
+    fn lit(&self, v: Val<'a>, depth: usize) -> Option<Lit> {
+        if depth > MAX_DEPTH || !self.tick() {
+            return None;
+        }
+        let (n, env) = match self.deref(v, depth + 1) {
+            Val::Str(s) => return Some(Lit::Str(s)),
+            Val::Node(n, env) => (n, env),
+            _ => return None,
+        };
+        let node = |x: N<'a>| Val::Node(x, env.clone());
+        match n.kind() {
+            "string" | "template_string" => self.str_of(node(n), depth + 1).map(Lit::Str),
+            "number" => n.text().replace('_', "").parse().ok().map(Lit::Num),
+            "true" => Some(Lit::Bool(true)),
+            "false" => Some(Lit::Bool(false)),
+            "null" => Some(Lit::Null),
+            "undefined" => Some(Lit::Undefined),
+            "identifier" if n.text() == "undefined" => Some(Lit::Undefined),
+            "member_expression" | "subscript_expression" if n.text().starts_with("process.env") => {
+                Some(Lit::Undefined)
+            }
+            "unary_expression" => {
+                let op = n.field("operator")?.text();
+                let arg = n.field("argument")?;
+                match op {
+                    "!" => Some(Lit::Bool(!self.truthy(node(arg), depth + 1)?)),
+                    "void" => Some(Lit::Undefined),
+                    _ => None,
+                }
+            }
+            "binary_expression" => {
+                let op = n.field("operator")?.text();
+                let l = n.field("left")?;
+                let r = n.field("right")?;
+                match op {
+                    "===" | "==" | "!==" | "!=" => {
+                        let a = self.lit(node(l), depth + 1)?;
+                        let b = self.lit(node(r), depth + 1)?;
+                        let loose = |x: &Lit| matches!(x, Lit::Undefined | Lit::Null);
+                        let eq = if op.len() == 2 && loose(&a) && loose(&b) {
+                            true
+                        } else {
+                            a == b
+                        };
+                        Some(Lit::Bool(eq == op.starts_with('=')))
+                    }
+                    "&&" => {
+                        let a = self.lit(node(l), depth + 1)?;
+                        if !lit_truthy(&a) {
+                            Some(a)
+                        } else {
+                            self.lit(node(r), depth + 1)
+                        }
+                    }
+                    "||" => {
+                        let a = self.lit(node(l), depth + 1)?;
+                        if lit_truthy(&a) {
+                            Some(a)
+                        } else {
+                            self.lit(node(r), depth + 1)
+                        }
+                    }
+                    "??" => {
+                        let a = self.lit(node(l), depth + 1)?;
+                        if matches!(a, Lit::Undefined | Lit::Null) {
+                            self.lit(node(r), depth + 1)
+                        } else {
+                            Some(a)
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            "call_expression" => {
+                let r = self.call_result(n, &env, depth + 1)?;
+                self.lit(r, depth + 1)
+            }
+            _ => None,
+        }
     }
 
     /// `require("./x")`, also wrapped in tsc's or esbuild's interop helpers.
@@ -777,8 +898,11 @@ impl<'a> Cx<'a> {
         // `const tools = [...]; tools.push(x)`: the literal's items, then what is pushed.
         if let Val::Node(n, env) = &v {
             let n = n.peel();
-            if matches!(n.kind(), "identifier" | "shorthand_property_identifier")
-                && lookup_env(env, n.text()).is_none()
+            let ident = matches!(n.kind(), "identifier" | "shorthand_property_identifier");
+            if ident && let Some(bound) = lookup_env(env, n.text()) {
+                return self.list_of(bound, depth + 1);
+            }
+            if ident
                 && let Some(Decl::Value(value)) = self.declaration(n.text(), n)
                 && value.peel().kind() == "array"
             {
@@ -952,11 +1076,18 @@ impl<'a> Cx<'a> {
                 }
                 _ => continue,
             };
-            let (Some(k), Some(v)) = (k, v) else {
+            let Some(v) = v else {
+                return None;
+            };
+            if which == "values" {
+                // A computed key the scan cannot name still holds its value.
+                out.push(v);
+                continue;
+            }
+            let Some(k) = k else {
                 return None;
             };
             out.push(match which {
-                "values" => v,
                 "keys" => Val::Str(k),
                 _ => Val::Entry(k, Box::new(v)),
             });

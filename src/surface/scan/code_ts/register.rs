@@ -84,6 +84,7 @@ pub(super) fn extract_module<'a>(cx: &Cx<'a>, m: &'a Module) -> (Vec<Tool>, Serv
                 let mut any = false;
                 unresolved = 0;
                 for env in envs.iter().filter(|e| e.is_some()) {
+                    cx.reset_budget();
                     let mut found = Vec::new();
                     let u = site_tools(cx, kind, call, env, &mut found);
                     any |= !found.is_empty();
@@ -251,7 +252,8 @@ fn site_tools<'a>(
                 let Some(list) = cx.prop(r, "tools", 0).and_then(|t| cx.list_of(t, 0)) else {
                     continue;
                 };
-                any_list = true;
+                // An empty list read from a real handler is a list not understood.
+                any_list |= !list.is_empty();
                 for item in list {
                     match tool_object(cx, item) {
                         Some(t) => out.push(t),
