@@ -55,8 +55,24 @@ pub fn findings(
 ) -> Vec<UnreadServer> {
     let mut out = Vec::new();
     let mut flagged_packages = std::collections::BTreeSet::new();
+    let code_tools = code_tools_by_package(root, tools);
     for (s, language) in seen {
         if s.unresolved.is_empty() {
+            continue;
+        }
+        // A list handler that walks the server's own registry (`for (… of this.tools)`) lists
+        // what the package registers; when those registrations were read, it adds nothing.
+        let only_lists = s
+            .unresolved
+            .iter()
+            .all(|(_, w)| w.contains("ListToolsRequestSchema"));
+        if only_lists
+            && code_tools
+                .get(&package_root(root, &s.file))
+                .copied()
+                .unwrap_or(0)
+                > 0
+        {
             continue;
         }
         let mut whats: Vec<&str> = s.unresolved.iter().map(|(_, w)| w.as_str()).collect();
@@ -91,16 +107,6 @@ pub fn findings(
         });
     }
     // A server created (or places found) in a package from which no tool was read.
-    let mut code_tools: BTreeMap<String, usize> = BTreeMap::new();
-    for t in tools {
-        if matches!(
-            t.origin.format,
-            SourceFormat::TypescriptCode | SourceFormat::PythonCode
-        ) && let Some(f) = &t.origin.file
-        {
-            *code_tools.entry(package_root(root, f)).or_default() += 1;
-        }
-    }
     let mut by_package: BTreeMap<String, Vec<&(ServerSeen, &'static str)>> = BTreeMap::new();
     for entry in seen {
         let (s, _) = entry;
@@ -157,6 +163,21 @@ pub fn findings(
     }
     out.sort();
     out
+}
+
+/// Tools read from code, per package.
+fn code_tools_by_package(root: &Path, tools: &[Tool]) -> BTreeMap<String, usize> {
+    let mut code_tools: BTreeMap<String, usize> = BTreeMap::new();
+    for t in tools {
+        if matches!(
+            t.origin.format,
+            SourceFormat::TypescriptCode | SourceFormat::PythonCode
+        ) && let Some(f) = &t.origin.file
+        {
+            *code_tools.entry(package_root(root, f)).or_default() += 1;
+        }
+    }
+    code_tools
 }
 
 fn plural(n: usize) -> &'static str {

@@ -443,7 +443,12 @@ impl<'a> Cx<'a> {
                 }
                 "member_expression" => {
                     let key = n.field("property").map(|p| p.text().to_owned());
+                    let own = n
+                        .field("object")
+                        .is_some_and(|o| matches!(o.text(), "exports" | "module.exports"));
                     match (n.field("object"), key) {
+                        // CommonJS code reading its own export (`exports.getTool`).
+                        (Some(_), Some(k)) if own => self.export(n.m, &k, depth + 1),
                         (Some(o), Some(k)) => self.prop(Val::Node(o, env.clone()), &k, depth + 1),
                         _ => None,
                     }

@@ -123,6 +123,8 @@ fn classify<'a>(cx: &Cx<'a>, call: N<'a>) -> Option<Kind> {
         (true, "tool") if args.len() >= 2 => Some(Kind::Tool),
         (true, "registerTool") if args.len() >= 2 => Some(Kind::Register),
         (true, "addTool") if args.len() == 1 => Some(Kind::AddTool),
+        // A project's own server class: `server.registerTool(definition)`.
+        (true, "registerTool") if args.len() == 1 => Some(Kind::AddTool),
         (true, "setRequestHandler") if args.len() >= 2 => {
             let schema = args[0].text();
             (schema.contains("ListToolsRequestSchema") || schema.contains("\"tools/list\""))
