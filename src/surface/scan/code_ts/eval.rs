@@ -446,9 +446,12 @@ impl<'a> Cx<'a> {
                     let own = n
                         .field("object")
                         .is_some_and(|o| matches!(o.text(), "exports" | "module.exports"));
+                    let this = n.field("object").is_some_and(|o| o.kind() == "this");
                     match (n.field("object"), key) {
                         // CommonJS code reading its own export (`exports.getTool`).
                         (Some(_), Some(k)) if own => self.export(n.m, &k, depth + 1),
+                        // `this.config`: the class's field or what its constructor stores.
+                        (Some(_), Some(k)) if this => self.this_field(n, &k, depth + 1),
                         (Some(o), Some(k)) => self.prop(Val::Node(o, env.clone()), &k, depth + 1),
                         _ => None,
                     }
@@ -575,6 +578,100 @@ impl<'a> Cx<'a> {
             }
             _ => None,
         }
+    }
+
+    /// `this.key` inside a class: a field initializer, or what the constructor assigns
+    /// (`this.config = config`), with the constructor's parameters bound to the arguments of
+    /// the first `new Class(…)` in the project.
+    fn this_field(&self, at: N<'a>, key: &str, depth: usize) -> Option<Val<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut cur = at.parent();
+        let class = loop {
+            let c = cur?;
+            if matches!(
+                c.kind(),
+                "class_declaration" | "class" | "abstract_class_declaration"
+            ) {
+                break c;
+            }
+            cur = c.parent();
+        };
+        let body = class.field("body")?;
+        let mut ctor = None;
+        for m in body.named() {
+            match m.kind() {
+                "public_field_definition" if m.field("name").is_some_and(|k| k.text() == key) => {
+                    if let Some(v) = m.field("value") {
+                        return Some(Val::Node(v, None));
+                    }
+                }
+                "method_definition"
+                    if m.field("name").is_some_and(|k| k.text() == "constructor") =>
+                {
+                    ctor = Some(m);
+                }
+                _ => {}
+            }
+        }
+        let ctor = ctor?;
+        let assigned = ctor.field("body")?.named().into_iter().find_map(|stmt| {
+            let e = stmt.named().first().copied()?;
+            (e.kind() == "assignment_expression"
+                && e.field("left")
+                    .is_some_and(|l| l.text() == format!("this.{key}")))
+            .then(|| e.field("right"))
+            .flatten()
+        })?;
+        let env = self
+            .new_site(class)
+            .map(|args| self.bind_params(ctor, &None, &args))
+            .unwrap_or(None);
+        Some(Val::Node(assigned, env))
+    }
+
+    /// The arguments of the first `new C(…)` of class `class` in the loaded modules.
+    fn new_site(&self, class: N<'a>) -> Option<Vec<Val<'a>>> {
+        let name = match class.field("name") {
+            Some(n) => n.text(),
+            None => class
+                .parent()
+                .filter(|p| p.kind() == "variable_declarator")
+                .and_then(|p| p.field("name"))?
+                .text(),
+        };
+        let mut modules: Vec<&'a Module> = vec![class.m];
+        modules.extend(
+            self.loader
+                .callers(name)
+                .into_iter()
+                .filter(|m| !std::ptr::eq(*m, class.m)),
+        );
+        for m in modules {
+            let root = m.root();
+            let mut found = None;
+            walk(root.n, |n| {
+                if found.is_some() || n.kind() != "new_expression" {
+                    return;
+                }
+                let e = root.at(n);
+                if e.field("constructor").is_some_and(|c| c.text() == name) {
+                    found = Some(e);
+                }
+            });
+            if let Some(e) = found {
+                return Some(
+                    e.field("arguments")
+                        .map(|a| a.named())
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|a| Val::Node(a, None))
+                        .collect(),
+                );
+            }
+        }
+        None
     }
 
     /// `require("./x")`, also wrapped in tsc's or esbuild's interop helpers.

@@ -795,3 +795,39 @@ fn compiled_twins_of_typescript_sources_are_counted_once() {
     let (names, _) = project(&[("src/index.ts", ts), ("dist/index.js", js)]);
     assert_eq!(names, ["ping"]);
 }
+
+#[test]
+fn class_state_own_exports_and_the_default_configuration() {
+    // esbuild output: a server class that lists what its constructor was given.
+    let bundle = r#"import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+var StudioServer = class {
+  constructor(config) {
+    this.config = config;
+    this.server = new Server({ name: config.name, version: "1" }, { capabilities: { tools: {} } });
+  }
+  setup() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.config.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    }));
+  }
+};
+const LEGACY = process.env.ENABLE_LEGACY === "true";
+const getAllTools = () => LEGACY ? [{ name: "legacy_tool", description: "Old." }] : [
+  { name: "get_file_tree", description: "The project's files.", inputSchema: { type: "object" } },
+];
+const server = new StudioServer({ name: "studio", tools: getAllTools() });
+"#;
+    // tsc output: a project server class whose registerTool takes a definition.
+    let tools = r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.listAlertRules = void 0;
+exports.listAlertRules = { name: "list_alert_rules", description: "List alert rules.", inputSchema: {} };
+function registerAlertingTools(server) {
+    server.registerTool(exports.listAlertRules);
+}
+"#;
+    let (names, unread) = project(&[("dist/index.js", bundle), ("dist/tools/alerting.js", tools)]);
+    assert_eq!(names, ["get_file_tree", "list_alert_rules"]);
+    assert!(unread.is_empty(), "{unread:?}");
+}
