@@ -1241,7 +1241,26 @@ impl<'a> Cx<'a> {
             .into_iter()
             .map(|a| Val::Node(a, env.clone()))
             .collect();
-        let callee = self.deref(Val::Node(f, env.clone()), depth + 1);
+        let mut callee = self.deref(Val::Node(f, env.clone()), depth + 1);
+        // `makeTool(def)(args)`: a call whose callee is itself a call returning a function.
+        for _ in 0..4 {
+            match &callee {
+                Val::Node(c, cenv) if c.kind() == "call_expression" => {
+                    match self.call_result(*c, cenv, depth + 1) {
+                        Some(r) => {
+                            let r = self.deref(r, depth + 1);
+                            let is_fn = matches!(&r, Val::Node(x, _) if is_function(*x));
+                            if !is_fn {
+                                break;
+                            }
+                            callee = r;
+                        }
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
         let Val::Node(func, fenv) = callee else {
             return None;
         };
