@@ -831,3 +831,62 @@ function registerAlertingTools(server) {
     assert_eq!(names, ["get_file_tree", "list_alert_rules"]);
     assert!(unread.is_empty(), "{unread:?}");
 }
+
+#[test]
+fn tool_factories_over_module_namespaces_are_followed() {
+    // chrome-devtools' shape: every export of each tools module is a factory; the server
+    // calls each with its arguments and registers what comes back.
+    let def = r#"export function definePageTool(definition) {
+  return (args) => {
+    const tool = definition(args);
+    return { ...tool, schema: { ...tool.schema } };
+  };
+}
+"#;
+    let console = r#"import { definePageTool } from "./ToolDefinition.js";
+const LIST_NAME = "list_console_messages";
+export const listConsoleMessages = definePageTool((cliArgs) => ({
+  name: LIST_NAME,
+  description: "List all console messages.",
+  schema: { pageSize: zod.number().int().optional() },
+}));
+"#;
+    let all = r#"import * as consoleTools from "./console.js";
+export const createTools = (args) => {
+  const rawTools = [...Object.values(consoleTools)];
+  const tools = [];
+  for (const tool of rawTools) {
+    tools.push(tool(args));
+  }
+  return tools;
+};
+"#;
+    let index = r#"import { McpServer as SdkServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createTools } from "./tools/tools.js";
+export class McpServer {
+  async init(args) {
+    for (const tool of createTools(args)) {
+      this.#registerTool(tool);
+    }
+  }
+  #registerTool(tool) {
+    this.server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema }, async () => ({}));
+  }
+}
+"#;
+    let files = [
+        ("build/src/index.js", index),
+        ("build/src/tools/tools.js", all),
+        ("build/src/tools/console.js", console),
+        ("build/src/tools/ToolDefinition.js", def),
+    ];
+    let (names, unread) = project(&files);
+    assert_eq!(names, ["list_console_messages"]);
+    assert!(unread.is_empty(), "{unread:?}");
+    let t = tool_in(&files, "list_console_messages");
+    assert_eq!(t.origin.file.as_deref(), Some("build/src/tools/console.js"));
+    assert_eq!(
+        t.input_schema.unwrap()["properties"]["pageSize"],
+        json!({"type": "integer"})
+    );
+}
