@@ -18,6 +18,9 @@ const MAX_IMPORTED: usize = 4096;
 /// Files a wrapper's call sites are searched in, at most.
 const MAX_SEARCHED: usize = 2000;
 
+/// Bytes of those files read, at most.
+const MAX_SEARCHED_BYTES: u64 = 64 * 1024 * 1024;
+
 /// The modules of one scan.
 pub struct Loader {
     root: Option<PathBuf>,
@@ -28,6 +31,8 @@ pub struct Loader {
     files: Vec<PathBuf>,
     entries: usize,
     imported: AtomicUsize,
+    /// The texts `callers` searches, read on its first use.
+    texts: OnceLock<Vec<(PathBuf, String)>>,
 }
 
 impl std::fmt::Debug for Loader {
@@ -67,6 +72,7 @@ impl Loader {
             files,
             entries: n,
             imported: AtomicUsize::new(0),
+            texts: OnceLock::new(),
         }
     }
 
@@ -134,39 +140,39 @@ impl Loader {
     }
 
     /// Files that may call a function named `name` (their text mentions `name(`), loaded.
+    /// The texts searched are read once per scan (at most `MAX_SEARCHED` files and
+    /// `MAX_SEARCHED_BYTES` in all).
     pub fn callers(&self, name: &str) -> Vec<&Module> {
         let needle = format!("{name}(");
-        let mut out: Vec<&Module> = Vec::new();
-        for p in self.files.iter().take(MAX_SEARCHED) {
+        let texts = self.texts.get_or_init(|| {
             let Some(root) = self.root.as_ref() else {
-                break;
+                return Vec::new();
             };
-            let Ok(meta) = std::fs::symlink_metadata(p) else {
-                continue;
-            };
-            if !meta.is_file() || meta.len() > self.max_file_bytes {
-                continue;
-            }
-            let known = self
-                .index
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .get(p)
-                .copied();
-            let mentions = match known.and_then(|i| self.slots[i].get()) {
-                Some(Some(m)) => m.src.contains(&needle),
-                Some(None) => false,
-                None => {
-                    let file = formats::display_path(p, root);
-                    formats::read_repo_text(p, &file, root, self.max_file_bytes)
-                        .is_ok_and(|t| t.contains(&needle))
+            let mut total = 0u64;
+            let mut out = Vec::new();
+            for p in self.files.iter().take(MAX_SEARCHED) {
+                let Ok(meta) = std::fs::symlink_metadata(p) else {
+                    continue;
+                };
+                if !meta.is_file() || meta.len() > self.max_file_bytes {
+                    continue;
                 }
-            };
-            if mentions && let Some(m) = self.load(p) {
-                out.push(m);
+                total += meta.len();
+                if total > MAX_SEARCHED_BYTES {
+                    break;
+                }
+                let file = formats::display_path(p, root);
+                if let Ok(t) = formats::read_repo_text(p, &file, root, self.max_file_bytes) {
+                    out.push((p.clone(), t));
+                }
             }
-        }
-        out
+            out
+        });
+        texts
+            .iter()
+            .filter(|(_, t)| t.contains(&needle))
+            .filter_map(|(p, _)| self.load(p))
+            .collect()
     }
 }
 
