@@ -17,6 +17,18 @@ use crate::surface::scan::syntax::walk;
 /// Evaluation steps allowed per registration; past it everything reads as unresolved.
 pub(super) const BUDGET: u32 = 1_000_000;
 
+/// Evaluation calls in progress at once, at most (each is a few stack frames).
+const MAX_NEST: usize = 160;
+
+/// One evaluation call in progress; leaving it (drop) counts it out.
+pub(super) struct Nest<'c>(&'c Cell<usize>);
+
+impl Drop for Nest<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
+}
+
 /// Items a list may yield (a loop over more is cut there).
 const MAX_ITEMS: usize = 2000;
 
@@ -95,6 +107,9 @@ pub(super) struct Cx<'a> {
     budget: Cell<u32>,
     /// Something in the current tool had to be guessed or could not be read.
     pub low: Cell<bool>,
+    /// Evaluation calls in progress (every path re-entering the evaluator counts, whatever
+    /// depth it passes on): bounds the stack on any input.
+    nest: Cell<usize>,
     pub warnings: RefCell<Vec<String>>,
 }
 
@@ -104,8 +119,19 @@ impl<'a> Cx<'a> {
             loader,
             budget: Cell::new(BUDGET),
             low: Cell::new(false),
+            nest: Cell::new(0),
             warnings: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Enter one evaluation call; `None` past [`MAX_NEST`] calls in progress.
+    pub fn enter(&self) -> Option<Nest<'_>> {
+        let d = self.nest.get();
+        if d >= MAX_NEST {
+            return None;
+        }
+        self.nest.set(d + 1);
+        Some(Nest(&self.nest))
     }
 
     pub fn reset_budget(&self) {
@@ -264,6 +290,7 @@ impl<'a> Cx<'a> {
 
     /// The value `name` has where it is used (`at`), under `env`.
     pub fn lookup(&self, name: &str, at: N<'a>, env: &Env<'a>, depth: usize) -> Option<Val<'a>> {
+        let _nest = self.enter()?;
         if let Some(v) = lookup_env(env, name) {
             return Some(v);
         }
@@ -285,6 +312,7 @@ impl<'a> Cx<'a> {
     /// What module `m` exports as `name` (ES exports, re-exports, CommonJS `exports.x =`,
     /// `module.exports = {…}`, tsc's `Object.defineProperty(exports, "x", {get})`).
     pub fn export(&self, m: &'a Module, name: &str, depth: usize) -> Option<Val<'a>> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -425,6 +453,9 @@ impl<'a> Cx<'a> {
 
     /// Follow names, property accesses and module loads until a value node is reached.
     pub fn deref(&self, v: Val<'a>, depth: usize) -> Val<'a> {
+        let Some(_nest) = self.enter() else {
+            return v;
+        };
         let mut v = v;
         for _ in 0..MAX_DEPTH {
             if !self.tick() {
@@ -500,6 +531,7 @@ impl<'a> Cx<'a> {
 
     /// A primitive value known statically; `process.env.X` is unset (`undefined`).
     fn lit(&self, v: Val<'a>, depth: usize) -> Option<Lit> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -584,6 +616,7 @@ impl<'a> Cx<'a> {
     /// (`this.config = config`), with the constructor's parameters bound to the arguments of
     /// the first `new Class(…)` in the project.
     fn this_field(&self, at: N<'a>, key: &str, depth: usize) -> Option<Val<'a>> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH {
             return None;
         }
@@ -703,6 +736,7 @@ impl<'a> Cx<'a> {
 
     /// Property `key` of value `v` (object literal, array, enum, class static, module).
     pub fn prop(&self, v: Val<'a>, key: &str, depth: usize) -> Option<Val<'a>> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -807,6 +841,7 @@ impl<'a> Cx<'a> {
 
     /// A string known statically.
     pub fn str_of(&self, v: Val<'a>, depth: usize) -> Option<String> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -827,7 +862,10 @@ impl<'a> Cx<'a> {
                     if c.kind() != "template_substitution" {
                         continue;
                     }
-                    let (s, e) = (c.n.start_byte() - start, c.n.end_byte() - start);
+                    let (s, e) = (
+                        c.n.start_byte().checked_sub(start)?,
+                        c.n.end_byte().checked_sub(start)?,
+                    );
                     out.push_str(&unescape_js(body.get(pos..s)?));
                     let inner = *c.named().first()?;
                     out.push_str(&self.str_of(Val::Node(inner, env.clone()), depth + 1)?);
@@ -907,6 +945,7 @@ impl<'a> Cx<'a> {
 
     /// A literal expression as JSON; `None` if it is not one.
     pub fn json_of(&self, v: Val<'a>, depth: usize) -> Option<Value> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -994,6 +1033,7 @@ impl<'a> Cx<'a> {
     /// / `Object.entries` / `Object.keys` of an object, `.map(cb)` (each result under the
     /// callback's binding), `.filter`, `.concat`, `.flat`, a function's returned array.
     pub fn list_of(&self, v: Val<'a>, depth: usize) -> Option<Vec<Val<'a>>> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -1153,6 +1193,7 @@ impl<'a> Cx<'a> {
 
     /// `Object.values` / `entries` / `keys` of an object literal.
     fn object_items(&self, target: Val<'a>, which: &str, depth: usize) -> Option<Vec<Val<'a>>> {
+        let _nest = self.enter()?;
         let (n, env) = match self.deref(target, depth + 1) {
             Val::Node(n, env) => (n, env),
             Val::Module(m) => return self.module_items(m, which),
@@ -1231,6 +1272,7 @@ impl<'a> Cx<'a> {
     /// expression (`return {…}` / `() => ({…})`), evaluated with its parameters bound to the
     /// call's arguments.
     pub fn call_result(&self, call: N<'a>, env: &Env<'a>, depth: usize) -> Option<Val<'a>> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -1269,7 +1311,12 @@ impl<'a> Cx<'a> {
             // see that takes one object is read as returning it.
             let name = f.callee_name().unwrap_or("");
             if args.len() == 1 && !matches!(name, "require" | "Symbol") {
-                return Some(args.into_iter().next()?);
+                let arg = args.into_iter().next()?;
+                let literal = matches!(
+                    self.deref(arg.clone(), depth + 1),
+                    Val::Node(a, _) if matches!(a.kind(), "object" | "array")
+                );
+                return literal.then_some(arg);
             }
             return None;
         }
@@ -1602,6 +1649,9 @@ const MAX_CALL_SITES: usize = 400;
 /// callback, one per call site of an enclosing function that is called in the project.
 /// `[None]` when nothing around it binds anything.
 pub(super) fn contexts<'a>(cx: &Cx<'a>, n: N<'a>, depth: usize, total: &mut usize) -> Vec<Env<'a>> {
+    let Some(_nest) = cx.enter() else {
+        return vec![None];
+    };
     if depth > MAX_NESTING || *total > MAX_CONTEXTS {
         return vec![None];
     }

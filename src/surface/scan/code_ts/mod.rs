@@ -94,23 +94,31 @@ pub struct ModuleFindings {
 pub fn extract_project(loader: &Loader) -> Vec<ModuleFindings> {
     use rayon::prelude::*;
     let entries: Vec<&Module> = loader.entries().collect();
-    entries
-        .par_iter()
-        .map(|m| {
-            let cx = eval::Cx::new(loader);
-            let (tools, server) = register::extract_module(&cx, m);
-            ModuleFindings {
-                file: m.file.clone(),
-                found: CodeFindings {
-                    tools,
-                    warnings: cx.warnings.into_inner(),
-                    server: None,
-                },
-                server,
-            }
-        })
-        .collect()
+    let run = |m: &&Module| {
+        let cx = eval::Cx::new(loader);
+        let (tools, server) = register::extract_module(&cx, m);
+        ModuleFindings {
+            file: m.file.clone(),
+            found: CodeFindings {
+                tools,
+                warnings: cx.warnings.into_inner(),
+                server: None,
+            },
+            server,
+        }
+    };
+    // The evaluator recurses (bounded); its own threads get stacks that hold the bound.
+    match rayon::ThreadPoolBuilder::new()
+        .stack_size(STACK_BYTES)
+        .build()
+    {
+        Ok(pool) => pool.install(|| entries.par_iter().map(run).collect()),
+        Err(_) => entries.iter().map(run).collect(),
+    }
 }
+
+/// Stack of each project-pass thread.
+const STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Find the MCP tools defined in `source` alone (no import followed), a file of `dialect`
 /// shown as `file` in origins and warnings. Never fails: what cannot be read statically is

@@ -890,3 +890,34 @@ export class McpServer {
         json!({"type": "integer"})
     );
 }
+
+#[test]
+fn cycles_and_recursion_end_without_a_name() {
+    // Constants, functions, imports, classes and loops that refer to themselves: each place
+    // ends unread (bounded by depth and budget), nothing hangs or overflows.
+    let a = r#"import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { B } from "./b.js";
+export const A = B;
+const x = y; const y = x;
+function f(n) { return f(n); }
+const g = (t) => g(t)(t);
+class C { constructor(c) { this.c = this.c; } }
+const server = new McpServer({ name: "x", version: "1" });
+server.tool(A, "a", {}, cb);
+server.tool(x, "x", {}, cb);
+server.tool(f(1), "f", {}, cb);
+server.tool(g(1), "g", {}, cb);
+server.tool(new C(1).c, "c", {}, cb);
+const list = [];
+for (const t of list) list.push(t);
+for (const t of list) server.registerTool(t.name, {}, cb);
+const wrap = (n) => wrap(n);
+function reg(name) { server.tool(name, "w", {}, cb); reg(name); }
+reg(reg);
+"#;
+    let b = "import { A } from \"./a.js\";\nexport const B = A;\n";
+    let (names, unread) = project(&[("src/a.ts", a), ("src/b.ts", b)]);
+    assert!(names.is_empty(), "{names:?}");
+    assert_eq!(unread.len(), 1);
+    assert!(unread[0].unresolved >= 6, "{:?}", unread[0]);
+}

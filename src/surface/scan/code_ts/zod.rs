@@ -17,6 +17,7 @@ impl<'a> Cx<'a> {
     /// A schema: a zod shape, a zod schema, a JSON Schema literal, a converter call, or a
     /// constant or import holding one.
     pub fn schema(&self, v: Val<'a>, depth: usize) -> Option<Value> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
@@ -112,6 +113,7 @@ impl<'a> Cx<'a> {
     /// A zod schema expression as JSON Schema plus whether it is optional; `None` if the
     /// expression is not recognizably zod.
     pub fn zod(&self, v: Val<'a>, depth: usize) -> Option<(Map<String, Value>, bool)> {
+        let _nest = self.enter()?;
         if depth > MAX_DEPTH || !self.tick() {
             return None;
         }
