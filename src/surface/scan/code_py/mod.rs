@@ -2,8 +2,13 @@
 //! SDK's FastMCP and look-alikes) with tree-sitter (statically; nothing is executed) and builds
 //! their input schemas from the signatures, type hints, `Field(...)`s and docstrings.
 
-use std::cell::Cell;
-use std::collections::HashMap;
+mod eval;
+mod places;
+#[cfg(test)]
+mod tests;
+
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
@@ -12,7 +17,9 @@ use tree_sitter::{Language, Node, Parser};
 use super::syntax::{named, walk};
 
 use super::CodeFindings;
-use crate::surface::{Confidence, Origin, SourceFormat, Tool};
+use super::code_ts::ServerSeen;
+use crate::surface::{Origin, SourceFormat};
+use eval::Env;
 
 static PYTHON: LazyLock<Language> = LazyLock::new(|| tree_sitter_python::LANGUAGE.into());
 
@@ -23,10 +30,14 @@ const MAX_DEPTH: usize = 64;
 const BUDGET: u32 = 100_000;
 
 /// Find the MCP tools defined in the Python `source`, shown as `file` in origins and warnings.
-/// Never fails: what cannot be read statically is skipped or marked low-confidence.
+/// Never fails: what cannot be read statically is skipped or marked low-confidence, and every
+/// registration place whose tools cannot be read is said in `server`.
 pub fn extract(file: &str, source: &str) -> CodeFindings {
     let mut out = CodeFindings::default();
-    if !source.contains(".tool") {
+    if !["tool", "FastMCP", "Server("]
+        .iter()
+        .any(|k| source.contains(k))
+    {
         return out;
     }
     let mut parser = Parser::new();
@@ -42,23 +53,54 @@ pub fn extract(file: &str, source: &str) -> CodeFindings {
         src: source,
         file,
         consts: HashMap::new(),
+        defs: HashMap::new(),
+        enums: HashMap::new(),
+        imports: HashSet::new(),
+        decorator_names: HashSet::new(),
+        delegating: RefCell::new(HashMap::new()),
         low: false,
         budget: Cell::new(BUDGET),
         warnings: Vec::new(),
+        seen: ServerSeen {
+            file: file.to_owned(),
+            ..ServerSeen::default()
+        },
     };
-    let mut defs = Vec::new();
+    let sdk = source.contains("mcp");
+    let mut decorated = Vec::new();
+    let mut calls = Vec::new();
     walk(tree.root_node(), |n| match n.kind() {
         "assignment" => cx.add_const(n),
-        "decorated_definition" => defs.push(n),
+        "decorated_definition" => decorated.push(n),
+        "function_definition" => cx.add_def(n),
+        "class_definition" => cx.add_enum(n),
+        "import_from_statement" => cx.add_import(n),
+        "decorator" => cx.add_decorator(n),
+        "call" => calls.push(n),
         _ => {}
     });
-    for d in defs {
-        if let Some(tool) = cx.decorated(d) {
-            out.tools.push(tool);
+    for c in &calls {
+        if sdk && cx.seen.created_at.is_none() && cx.creates_server(*c) {
+            cx.seen.created_at = Some(line_of(*c));
         }
     }
-    out.warnings = cx.warnings;
+    for d in decorated {
+        cx.decorated(d, &mut out.tools);
+    }
+    for c in calls {
+        cx.call_site(c, &mut out.tools);
+    }
+    cx.seen.tools = out.tools.len();
+    out.warnings = std::mem::take(&mut cx.warnings);
+    if cx.seen.created_at.is_some() || cx.seen.sites > 0 {
+        out.server = Some(cx.seen);
+    }
     out
+}
+
+/// The 1-based line `n` starts on.
+fn line_of(n: Node<'_>) -> u32 {
+    u32::try_from(n.start_position().row.saturating_add(1)).unwrap_or(u32::MAX)
 }
 
 /// Strip a `type` wrapper or parentheses.
@@ -165,6 +207,18 @@ struct Cx<'a> {
     file: &'a str,
     /// `NAME = value` assignments; `None` when a name is assigned more than once.
     consts: HashMap<&'a str, Option<Node<'a>>>,
+    /// `def name(...)` anywhere in the file (the first of a name).
+    defs: HashMap<&'a str, Node<'a>>,
+    /// `class Name(..., Enum)`: whether it is a `str` enum, and its members.
+    enums: HashMap<&'a str, (bool, HashMap<&'a str, Node<'a>>)>,
+    /// Names imported without an alias (`from .tools import search`).
+    imports: HashSet<&'a str>,
+    /// Names used as decorators (`@name` / `@name(...)` / `@x.name(...)`).
+    decorator_names: HashSet<&'a str>,
+    /// Local functions known to delegate to `<x>.tool(...)` (custom tool decorators).
+    delegating: RefCell<HashMap<usize, bool>>,
+    /// What is seen of the server: its creation, registration places, unresolved ones.
+    seen: ServerSeen,
     low: bool,
     /// Evaluation steps left for the current tool (same-file constants can nest exponentially).
     budget: Cell<u32>,
@@ -219,97 +273,6 @@ impl<'a> Cx<'a> {
         };
         let t = self.text(n).trim_matches(|c| c == '"' || c == '\'');
         t.rsplit('.').next().unwrap_or(t).trim()
-    }
-
-    /// The tool a decorated function defines, or `None` if it has no `@<x>.tool` decorator.
-    fn decorated(&mut self, d: Node<'a>) -> Option<Tool> {
-        self.budget.set(BUDGET);
-        let def = d
-            .child_by_field_name("definition")
-            .filter(|f| f.kind() == "function_definition")?;
-        let args = named(d)
-            .into_iter()
-            .filter(|n| n.kind() == "decorator")
-            .find_map(|dec| {
-                let e = *named(dec).first()?;
-                let (attr, args) = match e.kind() {
-                    "call" => (
-                        e.child_by_field_name("function")?,
-                        e.child_by_field_name("arguments"),
-                    ),
-                    _ => (e, None),
-                };
-                let is_tool = attr.kind() == "attribute"
-                    && attr
-                        .child_by_field_name("attribute")
-                        .is_some_and(|a| self.text(a) == "tool");
-                is_tool.then_some(args)
-            })?;
-        let fname = def.child_by_field_name("name")?;
-        self.low = false;
-        let (mut name, mut description, mut title, mut annotations) = (None, None, None, None);
-        for a in args.map(named).unwrap_or_default() {
-            let (key, v) = match a.kind() {
-                "keyword_argument" => match (
-                    a.child_by_field_name("name"),
-                    a.child_by_field_name("value"),
-                ) {
-                    (Some(k), Some(v)) => (self.text(k), v),
-                    _ => continue,
-                },
-                _ if name.is_none() => ("name", a),
-                _ => continue,
-            };
-            match key {
-                "name" => match self.str_of(v, 0) {
-                    Some(n) => name = Some(n),
-                    None => {
-                        let line = v.start_position().row + 1;
-                        let msg = format!(
-                            "{}:{line}: tool name is not a string literal; skipped",
-                            self.file
-                        );
-                        self.warnings.push(msg);
-                        return None;
-                    }
-                },
-                "description" => description = self.str_or_low(v),
-                "title" => title = self.str_or_low(v),
-                "annotations" => {
-                    annotations = self.annotations(v);
-                    self.low |= annotations.is_none();
-                }
-                _ => {}
-            }
-        }
-        let doc = def
-            .child_by_field_name("body")
-            .and_then(|b| named(b).first().copied())
-            .filter(|s| s.kind() == "expression_statement")
-            .and_then(|s| named(s).first().copied())
-            .filter(|s| matches!(s.kind(), "string" | "concatenated_string"))
-            .and_then(|s| self.str_of(s, 0))
-            // FastMCP sends `fn.__doc__` as it is (indentation and an `Args:` section
-            // included) and no per-parameter descriptions: measure the surface as served.
-            .map(|d| (d, HashMap::new()));
-        let (doc_text, arg_docs) = doc.unwrap_or_default();
-        let mut tool = Tool::named(
-            &name.unwrap_or_else(|| self.text(fname).to_owned()),
-            self.origin(fname),
-            Confidence::Medium,
-        );
-        tool.description = description.or((!doc_text.is_empty()).then_some(doc_text));
-        tool.title = title;
-        tool.annotations = annotations;
-        tool.input_schema = def
-            .child_by_field_name("parameters")
-            .map(|p| self.params(p, &arg_docs));
-        tool.confidence = if self.low {
-            Confidence::Low
-        } else {
-            Confidence::Medium
-        };
-        Some(tool)
     }
 
     fn origin(&self, n: Node<'_>) -> Origin {
@@ -664,93 +627,17 @@ impl<'a> Cx<'a> {
         (s, nullable)
     }
 
-    /// A string known statically: a literal without interpolation, implicit concatenation, `+`,
-    /// or a module-level constant.
+    /// A string known statically (see `eval`).
     fn str_of(&self, n: Node<'a>, depth: usize) -> Option<String> {
-        if depth > MAX_DEPTH || !self.tick() {
-            return None;
-        }
-        let n = unwrap(n);
-        match n.kind() {
-            "string" => {
-                let parts = named(n);
-                if parts.iter().any(|p| p.kind() == "interpolation") {
-                    return None;
-                }
-                let (start, end) = (parts.first()?, parts.last()?);
-                let prefix = self.text(*start).to_ascii_lowercase();
-                let body = self.src.get(start.end_byte()..end.start_byte())?;
-                let s = if prefix.contains('r') {
-                    body.to_owned()
-                } else {
-                    unescape_py(body)
-                };
-                Some(if prefix.contains('f') {
-                    s.replace("{{", "{").replace("}}", "}")
-                } else {
-                    s
-                })
-            }
-            "concatenated_string" => named(n)
-                .into_iter()
-                .map(|p| self.str_of(p, depth + 1))
-                .collect(),
-            "binary_operator"
-                if n.child_by_field_name("operator")
-                    .is_some_and(|o| self.text(o) == "+") =>
-            {
-                let l = self.str_of(n.child_by_field_name("left")?, depth + 1)?;
-                Some(l + &self.str_of(n.child_by_field_name("right")?, depth + 1)?)
-            }
-            "identifier" => self.str_of(self.resolve(n)?, depth + 1),
+        match self.eval(n, &Env::new(), depth)? {
+            Value::String(s) => Some(s),
             _ => None,
         }
     }
 
-    /// A literal expression as JSON; `None` if it is not a literal.
-    fn json_of(&mut self, n: Node<'a>, depth: usize) -> Option<Value> {
-        if depth > MAX_DEPTH || !self.tick() {
-            return None;
-        }
-        let n = unwrap(n);
-        Some(match n.kind() {
-            "string" | "concatenated_string" => Value::String(self.str_of(n, depth)?),
-            "integer" | "float" => py_number(self.text(n), false)?,
-            "unary_operator" => {
-                let op = self.text(n.child_by_field_name("operator")?);
-                let arg = n.child_by_field_name("argument")?;
-                if !matches!(arg.kind(), "integer" | "float") || !matches!(op, "-" | "+") {
-                    return None;
-                }
-                py_number(self.text(arg), op == "-")?
-            }
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            "none" => Value::Null,
-            "list" | "tuple" | "set" => {
-                let items: Option<Vec<Value>> = named(n)
-                    .into_iter()
-                    .map(|e| self.json_of(e, depth + 1))
-                    .collect();
-                Value::Array(items?)
-            }
-            "dictionary" => {
-                let mut map = Map::new();
-                for p in named(n) {
-                    let (k, v) = (
-                        p.child_by_field_name("key")?,
-                        p.child_by_field_name("value")?,
-                    );
-                    let k = self
-                        .str_of(k, depth + 1)
-                        .unwrap_or_else(|| self.text(k).to_owned());
-                    map.insert(k, self.json_of(v, depth + 1)?);
-                }
-                Value::Object(map)
-            }
-            "identifier" => return self.json_of(self.resolve(n)?, depth + 1),
-            _ => return None,
-        })
+    /// A literal expression as JSON; `None` if it is not known statically.
+    fn json_of(&self, n: Node<'a>, depth: usize) -> Option<Value> {
+        self.eval(n, &Env::new(), depth)
     }
 }
 
@@ -765,6 +652,3 @@ fn json_type(v: &Value) -> Option<&'static str> {
         _ => None,
     }
 }
-
-#[cfg(test)]
-mod tests;

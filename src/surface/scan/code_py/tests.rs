@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used)]
 use super::*;
+use crate::surface::{Confidence, Tool};
 use serde_json::json;
 
 fn py(src: &str) -> CodeFindings {
@@ -138,10 +139,11 @@ def not_a_tool():
 def also_not(): ...
 "#;
     let f = py(src);
-    assert_eq!(
-        f.warnings,
-        ["server.py:24: tool name is not a string literal; skipped"]
-    );
+    // A name the scan cannot read is a `server-unread` place, not a bare warning.
+    assert!(f.warnings.is_empty(), "{:?}", f.warnings);
+    let seen = f.server.as_ref().unwrap();
+    assert_eq!(seen.unresolved, [(24, "`@mcp.tool(name=…)`".to_owned())]);
+    assert_eq!((seen.sites, seen.tools), (5, 4));
     let names: Vec<_> = f.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["bare", "renamed", "positional", "from_const"]);
     let t = &f.tools;
@@ -334,4 +336,440 @@ fn large_file() {
         t.origin.line,
         Some(u32::try_from(src.lines().count()).unwrap() - 1)
     );
+}
+
+fn names(f: &CodeFindings) -> Vec<&str> {
+    f.tools.iter().map(|t| t.name.as_str()).collect()
+}
+
+#[test]
+fn server_with_a_computed_name_is_unresolved() {
+    let src = r#"from mcp.server.fastmcp import FastMCP
+from .naming import make_name
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool(name=make_name("forecast"))
+def forecast(city: str) -> str:
+    """Forecast."""
+"#;
+    let f = py(src);
+    assert!(f.tools.is_empty());
+    let seen = f.server.unwrap();
+    assert_eq!(seen.created_at, Some(4));
+    assert_eq!((seen.sites, seen.tools), (1, 0));
+    assert_eq!(seen.unresolved, [(7, "`@mcp.tool(name=…)`".to_owned())]);
+}
+
+#[test]
+fn server_created_without_tools_is_seen() {
+    let src = "from mcp.server import Server\n\nserver = Server(\"empty\")\n";
+    let seen = py(src).server.unwrap();
+    assert_eq!((seen.created_at, seen.sites), (Some(3), 0));
+    // No server, no place: nothing to say.
+    assert!(py("def tool():\n    pass\n").server.is_none());
+}
+
+#[test]
+fn lowlevel_list_tools_inline() {
+    let src = r#"import mcp.types as types
+from mcp.server.lowlevel import Server
+
+app = Server("mcp-habitica")
+
+
+@app.list_tools()
+async def list_tools() -> list[types.Tool]:
+    """List available tools."""
+    return [
+        types.Tool(
+            name="get_tasks",
+            description="Get tasks, optionally by type",
+            inputSchema={
+                "type": "object",
+                "properties": {"type": {"type": "string", "enum": ["habits", "dailys"]}},
+            },
+        ),
+        types.Tool(
+            name="score_task",
+            description="Score a task up or down",
+            inputSchema={
+                "type": "object",
+                "properties": {"task_id": {"type": "string"}, "direction": {"type": "string"}},
+                "required": ["task_id", "direction"],
+            },
+            annotations=types.ToolAnnotations(destructiveHint=False),
+        ),
+    ]
+"#;
+    let f = py(src);
+    assert_eq!(names(&f), ["get_tasks", "score_task"]);
+    let t = &f.tools[1];
+    assert_eq!(t.description.as_deref(), Some("Score a task up or down"));
+    assert_eq!(
+        t.input_schema.as_ref().unwrap()["required"],
+        json!(["task_id", "direction"])
+    );
+    assert_eq!(t.annotations, Some(json!({"destructiveHint": false})));
+    assert_eq!(
+        (t.origin.line, t.confidence),
+        (Some(20), Confidence::Medium)
+    );
+    let seen = f.server.unwrap();
+    assert_eq!((seen.created_at, seen.sites, seen.tools), (Some(4), 2, 2));
+    assert!(seen.unresolved.is_empty());
+}
+
+#[test]
+fn lowlevel_list_tools_built_up() {
+    let src = r#"from mcp.server import Server
+from mcp.types import Tool
+import mcp
+
+server = Server("built")
+
+SEARCH_SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}}
+
+TOOL_DEFS = [
+    {"name": "alpha", "description": "First", "schema": {"type": "object"}},
+    {"name": "beta", "description": "Second", "schema": {"type": "object"}},
+]
+
+
+def _front_door() -> list:
+    return [Tool(name="order", description="Order", inputSchema={"type": "object"})]
+
+
+def _build():
+    all_tools = [Tool(name="search", description="Search", inputSchema=SEARCH_SCHEMA)]
+    all_tools.append(mcp.types.Tool(name="fetch", description="Fetch", inputSchema=Fetch.model_json_schema()))
+    all_tools.extend([Tool(name="index", inputSchema={"type": "object"})])
+    all_tools = all_tools + [Tool(**{"name": "splat", "inputSchema": {"type": "object"}})]
+    all_tools += [Tool(name=d["name"], description=d["description"], inputSchema=d["schema"]) for d in TOOL_DEFS]
+    all_tools.append(Tool(name=compute_name(), inputSchema={}))
+    return all_tools + _front_door()
+
+
+@server.list_tools()
+async def handle_list_tools() -> list[Tool]:
+    return _build()
+"#;
+    let f = py(src);
+    assert_eq!(
+        names(&f),
+        [
+            "order", "search", "fetch", "index", "splat", "alpha", "beta"
+        ]
+    );
+    let fetch = &f.tools[2];
+    assert_eq!(fetch.input_schema, Some(json!({"type": "object"})));
+    assert_eq!(fetch.confidence, Confidence::Low);
+    assert_eq!(
+        f.tools[1].input_schema.as_ref().unwrap()["properties"],
+        json!({"q": {"type": "string"}})
+    );
+    assert_eq!(f.tools[6].description.as_deref(), Some("Second"));
+    let seen = f.server.unwrap();
+    assert_eq!((seen.sites, seen.tools), (7, 7));
+    assert_eq!(
+        seen.unresolved,
+        [(25, "`Tool(name=…)` in a `list_tools()` handler".to_owned())]
+    );
+}
+
+#[test]
+fn lowlevel_handler_with_no_tool_objects_is_unresolved() {
+    let src = "from mcp.server import Server\nfrom .catalog import TOOLS\napp = Server('x')\n\n@app.list_tools()\nasync def list_tools():\n    return TOOLS\n";
+    let f = py(src);
+    assert!(f.tools.is_empty());
+    let seen = f.server.unwrap();
+    assert_eq!(seen.unresolved.len(), 1);
+    assert_eq!(seen.unresolved[0].0, 6);
+}
+
+#[test]
+fn names_resolved_from_constants_enums_and_helpers() {
+    let src = r#"import os
+from enum import Enum, StrEnum
+
+from mcp.server.fastmcp import FastMCP
+
+TOOL_PREFIX = os.environ.get("TOOL_PREFIX", "")
+NS = os.getenv("NS", "kb")
+SUFFIX = "_v2"
+
+
+class ToolName(str, Enum):
+    SEARCH = "search"
+    FETCH = "fetch"
+
+
+class Plain(Enum):
+    LIST = "list_items"
+
+
+class Named(StrEnum):
+    DELETE = "delete_item"
+
+
+def _tool_name(name: str) -> str:
+    """Prefix a tool name."""
+    return f"{TOOL_PREFIX}_{name}" if TOOL_PREFIX else name
+
+
+mcp = FastMCP(f"Prometheus MCP ({TOOL_PREFIX})" if TOOL_PREFIX else "Prometheus MCP")
+
+
+@mcp.tool(name=_tool_name("health_check"))
+def health_check() -> str: ...
+
+@mcp.tool(name=ToolName.SEARCH.value)
+def a(): ...
+
+@mcp.tool(name=ToolName.FETCH)
+def b(): ...
+
+@mcp.tool(name=Plain.LIST.value)
+def c(): ...
+
+@mcp.tool(name=Named.DELETE)
+def d(): ...
+
+@mcp.tool(name=f"{NS}_lookup")
+def e(): ...
+
+@mcp.tool(name="get" + SUFFIX)
+def g(): ...
+
+@mcp.tool(name=Plain.LIST)
+def h(): ...
+"#;
+    let f = py(src);
+    assert_eq!(
+        names(&f),
+        [
+            "health_check",
+            "search",
+            "fetch",
+            "list_items",
+            "delete_item",
+            "kb_lookup",
+            "get_v2"
+        ]
+    );
+    // `Plain.LIST` is not a string (a plain Enum member): never guessed.
+    let seen = f.server.unwrap();
+    assert_eq!(seen.unresolved, [(53, "`@mcp.tool(name=…)`".to_owned())]);
+}
+
+#[test]
+fn non_decorator_registrations() {
+    let src = r#"from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.tools import Tool
+from .ops import imported_op, other as renamed_op
+
+mcp = FastMCP("forms")
+
+
+def add(a: int, b: int = 1) -> int:
+    """Add numbers."""
+    return a + b
+
+
+def sub(a: int) -> int:
+    """Subtract."""
+
+
+def mul(x: float) -> float:
+    """Multiply."""
+
+
+def div(x: float) -> float:
+    """Divide."""
+
+
+def never_registered(x: int) -> int:
+    """Not a tool."""
+
+
+mcp.add_tool(add, name="add_numbers", description="Adds two numbers")
+mcp.tool(name="subtract")(sub)
+mcp.tool()(mul)
+div_tool = Tool.from_function(div, name="divide")
+mcp.add_tool(div_tool)
+mcp.add_tool(imported_op)
+mcp.add_tool(renamed_op)
+"#;
+    let f = py(src);
+    assert_eq!(
+        names(&f),
+        ["add_numbers", "subtract", "mul", "divide", "imported_op"]
+    );
+    let add = &f.tools[0];
+    assert_eq!(add.description.as_deref(), Some("Adds two numbers"));
+    assert_eq!(
+        add.input_schema,
+        Some(
+            json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 1}}, "required": ["a"]})
+        )
+    );
+    assert_eq!(add.origin.line, Some(8));
+    assert_eq!(f.tools[1].description.as_deref(), Some("Subtract."));
+    assert_eq!(f.tools[3].description.as_deref(), Some("Divide."));
+    assert_eq!(f.tools[4].confidence, Confidence::Low);
+    let seen = f.server.unwrap();
+    assert_eq!((seen.sites, seen.tools), (6, 5));
+    assert_eq!(seen.unresolved.len(), 1);
+    assert_eq!(seen.unresolved[0].0, 35);
+}
+
+#[test]
+fn custom_decorators_delegating_to_tool() {
+    let src = r#"from functools import wraps
+from mcp.server.fastmcp import FastMCP
+from .telemetry import telemetry_tool
+
+mcp = FastMCP("custom")
+_mcp_tool = mcp.tool
+
+
+def tool(**kwargs):
+    def deco(fn):
+        return mcp.tool(**kwargs)(fn)
+    return deco
+
+
+def listmonk_tool(*, annotations):
+    def decorator(func):
+        @wraps(func)
+        async def guarded(*args, **kwargs):
+            return await func(*args, **kwargs)
+
+        if allowed(func.__name__):
+            return _mcp_tool(annotations=annotations)(guarded)
+        return guarded
+
+    return decorator
+
+
+def timed(fn):
+    return fn
+
+
+@tool(name="renamed", description="Custom description")
+def first(q: str) -> str:
+    """Docstring."""
+
+
+@tool()
+def second(n: int) -> int:
+    """Second tool."""
+
+
+@listmonk_tool(annotations=READ_ONLY)
+async def check_health() -> dict:
+    """Health."""
+
+
+@_mcp_tool(title="Aliased")
+def third() -> str: ...
+
+
+@timed
+def not_a_tool(): ...
+
+
+@telemetry_tool("also_not")
+def helper(): ...
+"#;
+    let f = py(src);
+    assert_eq!(names(&f), ["renamed", "second", "check_health", "third"]);
+    assert_eq!(
+        f.tools[0].description.as_deref(),
+        Some("Custom description")
+    );
+    assert_eq!(f.tools[1].description.as_deref(), Some("Second tool."));
+    assert_eq!(f.tools[3].title.as_deref(), Some("Aliased"));
+    let seen = f.server.unwrap();
+    assert_eq!((seen.sites, seen.tools), (4, 4));
+    assert!(seen.unresolved.is_empty());
+}
+
+#[test]
+fn class_method_wrapper() {
+    let src = r#"from mcp.server.fastmcp import FastMCP
+
+
+class Runtime:
+    def __init__(self, name):
+        self.server = FastMCP(name)
+
+    def tool(self, *, annotations):
+        return self.server.tool(annotations=annotations.to_mcp())
+
+
+runtime = Runtime("wrapped")
+
+
+@runtime.tool(annotations=READ_ONLY)
+def read_thing(key: str) -> str:
+    """Read a thing."""
+"#;
+    let f = py(src);
+    assert_eq!(names(&f), ["read_thing"]);
+    assert_eq!(f.tools[0].confidence, Confidence::Low);
+    assert_eq!(f.server.unwrap().created_at, Some(6));
+}
+
+#[test]
+fn registration_loops() {
+    let src = r#"from mcp.server.fastmcp import FastMCP
+from .tools.registry import ALL_TOOLS
+
+mcp = FastMCP("loops")
+
+
+def a(x: int) -> int:
+    """A."""
+
+
+def b(y: str) -> str:
+    """B."""
+
+
+def c() -> None:
+    """C."""
+
+
+def d() -> None:
+    """D."""
+
+
+TOOLS = [c, d]
+NAMED = {"alpha": a, "beta": b}
+
+for fn in [a, b]:
+    mcp.tool()(fn)
+
+for fn in TOOLS:
+    mcp.add_tool(fn)
+
+for name, fn in NAMED.items():
+    mcp.tool(name=name)(fn)
+
+for _tool_fn in ALL_TOOLS.values():
+    mcp.tool(_tool_fn)
+"#;
+    let f = py(src);
+    assert_eq!(names(&f), ["a", "b", "c", "d", "alpha", "beta"]);
+    assert_eq!(f.tools[5].description.as_deref(), Some("B."));
+    assert_eq!(
+        f.tools[5].input_schema,
+        Some(json!({"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}))
+    );
+    let seen = f.server.unwrap();
+    assert_eq!((seen.sites, seen.tools), (4, 6));
+    assert_eq!(seen.unresolved.len(), 1);
+    assert_eq!(seen.unresolved[0].0, 36);
 }
