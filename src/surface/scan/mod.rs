@@ -535,7 +535,7 @@ fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
             out.module = code_ts::parse_entry(&file, path.to_path_buf(), &text, dialect);
         }
         Kind::Python => {
-            let mut found = code_py::extract(&file, &text);
+            let mut found = code_py::extract_at(&file, &text, path, root, options.max_file_bytes);
             out.seen = found.server.take().map(|s| (s, "python"));
             absorb(found, &file, &mut out);
         }

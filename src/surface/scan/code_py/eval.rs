@@ -17,6 +17,8 @@ pub(super) enum Bound<'a> {
     V(Value),
     N(Node<'a>),
     T(Vec<Bound<'a>>),
+    /// A function (of another module) as the tool it defines.
+    Tool(Box<crate::surface::Tool>),
 }
 
 /// Local bindings, innermost last.
@@ -59,6 +61,7 @@ impl<'a> Cx<'a> {
         match b {
             Bound::V(v) => Some(v.clone()),
             Bound::N(n) => self.eval(*n, &Env::new(), depth + 1),
+            Bound::Tool(_) => None,
             Bound::T(items) => items
                 .iter()
                 .map(|i| self.bound_value(i, depth + 1))
@@ -358,7 +361,10 @@ impl<'a> Cx<'a> {
                 Some(Bound::N(x)) => self.elements(*x, &Env::new(), d)?,
                 Some(Bound::V(Value::Array(a))) => a.iter().cloned().map(Bound::V).collect(),
                 Some(_) => return None,
-                None => self.elements(self.resolve(n)?, &Env::new(), d)?,
+                None => match self.resolve(n) {
+                    Some(x) => self.elements(x, &Env::new(), d)?,
+                    None => self.foreign_elements(self.text(n), None)?,
+                },
             },
             "binary_operator" if self.text(n.child_by_field_name("operator")?) == "+" => {
                 let mut l = self.elements(n.child_by_field_name("left")?, env, d)?;
@@ -371,7 +377,14 @@ impl<'a> Cx<'a> {
                     return None;
                 }
                 let method = self.text(f.child_by_field_name("attribute")?);
-                let dict = self.dict_node(f.child_by_field_name("object")?, env, d)?;
+                let obj = f.child_by_field_name("object")?;
+                let Some(dict) = self.dict_node(obj, env, d) else {
+                    let local = (obj.kind() == "identifier"
+                        && Self::lookup(env, self.text(obj)).is_none()
+                        && self.resolve(obj).is_none())
+                    .then(|| self.text(obj))?;
+                    return self.foreign_elements(local, Some(method));
+                };
                 let pairs = self.dict_pairs(dict, 0)?;
                 match method {
                     "items" => pairs
@@ -409,7 +422,11 @@ impl<'a> Cx<'a> {
     }
 
     /// A dict literal's (key, value) pairs, `**other` literals merged in.
-    fn dict_pairs(&self, n: Node<'a>, depth: usize) -> Option<Vec<(Bound<'a>, Bound<'a>)>> {
+    pub(super) fn dict_pairs(
+        &self,
+        n: Node<'a>,
+        depth: usize,
+    ) -> Option<Vec<(Bound<'a>, Bound<'a>)>> {
         if depth > MAX_DEPTH {
             return None;
         }

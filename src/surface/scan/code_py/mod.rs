@@ -3,16 +3,18 @@
 //! their input schemas from the signatures, type hints, `Field(...)`s and docstrings.
 
 mod eval;
+mod imports;
 mod places;
 #[cfg(test)]
 mod tests;
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
-use tree_sitter::{Language, Node, Parser};
+use tree_sitter::{Language, Node, Parser, Tree};
 
 use super::syntax::{named, walk};
 
@@ -33,6 +35,29 @@ const BUDGET: u32 = 100_000;
 /// Never fails: what cannot be read statically is skipped or marked low-confidence, and every
 /// registration place whose tools cannot be read is said in `server`.
 pub fn extract(file: &str, source: &str) -> CodeFindings {
+    extract_with(file, source, None)
+}
+
+/// As `extract`, for the file at `path` inside the scan `root`: names imported from relative
+/// modules (`from .tools.registry import ALL_TOOLS`) are read from those files (inside `root`,
+/// at most `limit` bytes each, never executed).
+pub fn extract_at(file: &str, source: &str, path: &Path, root: &Path, limit: u64) -> CodeFindings {
+    let loads = Cell::new(0);
+    let reach = imports::Reach {
+        root,
+        path: path.to_path_buf(),
+        limit,
+        hops: imports::MAX_HOPS,
+        loads: &loads,
+    };
+    extract_with(file, source, Some(reach))
+}
+
+fn extract_with<'a>(
+    file: &'a str,
+    source: &'a str,
+    reach: Option<imports::Reach<'a>>,
+) -> CodeFindings {
     let mut out = CodeFindings::default();
     if !["tool", "FastMCP", "Server("]
         .iter()
@@ -40,45 +65,13 @@ pub fn extract(file: &str, source: &str) -> CodeFindings {
     {
         return out;
     }
-    let mut parser = Parser::new();
-    if let Err(e) = parser.set_language(&PYTHON) {
+    let Some(tree) = parse(source) else {
         out.warnings
-            .push(format!("{file}: cannot load the Python grammar: {e}"));
-        return out;
-    }
-    let Some(tree) = parser.parse(source, None) else {
+            .push(format!("{file}: cannot load the Python grammar"));
         return out;
     };
-    let mut cx = Cx {
-        src: source,
-        file,
-        consts: HashMap::new(),
-        defs: HashMap::new(),
-        enums: HashMap::new(),
-        imports: HashSet::new(),
-        decorator_names: HashSet::new(),
-        delegating: RefCell::new(HashMap::new()),
-        low: false,
-        budget: Cell::new(BUDGET),
-        warnings: Vec::new(),
-        seen: ServerSeen {
-            file: file.to_owned(),
-            ..ServerSeen::default()
-        },
-    };
+    let (mut cx, decorated, calls) = Cx::build(file, source, &tree, reach);
     let sdk = source.contains("mcp");
-    let mut decorated = Vec::new();
-    let mut calls = Vec::new();
-    walk(tree.root_node(), |n| match n.kind() {
-        "assignment" => cx.add_const(n),
-        "decorated_definition" => decorated.push(n),
-        "function_definition" => cx.add_def(n),
-        "class_definition" => cx.add_enum(n),
-        "import_from_statement" => cx.add_import(n),
-        "decorator" => cx.add_decorator(n),
-        "call" => calls.push(n),
-        _ => {}
-    });
     for c in &calls {
         if sdk && cx.seen.created_at.is_none() && cx.creates_server(*c) {
             cx.seen.created_at = Some(line_of(*c));
@@ -96,6 +89,57 @@ pub fn extract(file: &str, source: &str) -> CodeFindings {
         out.server = Some(cx.seen);
     }
     out
+}
+
+/// Parse Python `source`.
+fn parse(source: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&PYTHON).ok()?;
+    parser.parse(source, None)
+}
+
+impl<'a> Cx<'a> {
+    /// A reader over one parsed file, its constants, functions, enums and imports collected;
+    /// with the decorated definitions and the calls found in it.
+    fn build(
+        file: &'a str,
+        src: &'a str,
+        tree: &'a Tree,
+        reach: Option<imports::Reach<'a>>,
+    ) -> (Cx<'a>, Vec<Node<'a>>, Vec<Node<'a>>) {
+        let mut cx = Cx {
+            src,
+            file,
+            consts: HashMap::new(),
+            defs: HashMap::new(),
+            enums: HashMap::new(),
+            imports: HashSet::new(),
+            relative: HashMap::new(),
+            decorator_names: HashSet::new(),
+            delegating: RefCell::new(HashMap::new()),
+            low: false,
+            budget: Cell::new(BUDGET),
+            warnings: Vec::new(),
+            seen: ServerSeen {
+                file: file.to_owned(),
+                ..ServerSeen::default()
+            },
+            reach,
+        };
+        let mut decorated = Vec::new();
+        let mut calls = Vec::new();
+        walk(tree.root_node(), |n| match n.kind() {
+            "assignment" => cx.add_const(n),
+            "decorated_definition" => decorated.push(n),
+            "function_definition" => cx.add_def(n),
+            "class_definition" => cx.add_enum(n),
+            "import_from_statement" => cx.add_import(n),
+            "decorator" => cx.add_decorator(n),
+            "call" => calls.push(n),
+            _ => {}
+        });
+        (cx, decorated, calls)
+    }
 }
 
 /// The 1-based line `n` starts on.
@@ -213,6 +257,10 @@ struct Cx<'a> {
     enums: HashMap<&'a str, (bool, HashMap<&'a str, Node<'a>>)>,
     /// Names imported without an alias (`from .tools import search`).
     imports: HashSet<&'a str>,
+    /// Names imported from relative modules: local name → (module, name there).
+    relative: HashMap<&'a str, (&'a str, &'a str)>,
+    /// Where relative modules are read from (`None`: single-file reading).
+    reach: Option<imports::Reach<'a>>,
     /// Names used as decorators (`@name` / `@name(...)` / `@x.name(...)`).
     decorator_names: HashSet<&'a str>,
     /// Local functions known to delegate to `<x>.tool(...)` (custom tool decorators).

@@ -106,10 +106,28 @@ impl<'a> Cx<'a> {
 
     /// `from x import a, b as c`: `a` (an aliased name is not the function's own name).
     pub(super) fn add_import(&mut self, i: Node<'a>) {
+        let module = i
+            .child_by_field_name("module_name")
+            .map(|m| self.text(m))
+            .filter(|m| m.starts_with('.'));
         let mut c = i.walk();
         for n in i.children_by_field_name("name", &mut c) {
-            if n.kind() == "dotted_name" {
-                self.imports.insert(self.text(n));
+            let (orig, local) = match n.kind() {
+                "dotted_name" => {
+                    self.imports.insert(self.text(n));
+                    (n, n)
+                }
+                "aliased_import" => match (
+                    n.child_by_field_name("name"),
+                    n.child_by_field_name("alias"),
+                ) {
+                    (Some(o), Some(l)) => (o, l),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if let Some(m) = module {
+                self.relative.insert(self.text(local), (m, self.text(orig)));
             }
         }
     }
@@ -382,6 +400,33 @@ impl<'a> Cx<'a> {
     ) -> Read {
         if let Some(def) = self.function_of(fn_node, env, 0) {
             return self.fn_tool(def, args, env, what);
+        }
+        // A function of another module, bound by a loop or imported by name.
+        let bound = match unwrap(fn_node) {
+            n if n.kind() == "identifier" => match Self::lookup(env, self.text(n)) {
+                Some(Bound::Tool(t)) => Some((**t).clone()),
+                Some(_) => None,
+                None => self.foreign_tool(self.text(n)),
+            },
+            _ => None,
+        };
+        if let Some(mut t) = bound {
+            self.low = t.confidence == Confidence::Low;
+            return match self.tool_args(args, env) {
+                Ok(a) => {
+                    if let Some(n) = a.name {
+                        t.name = n;
+                    }
+                    t.description = a.description.or(t.description);
+                    t.title = a.title.or(t.title);
+                    t.annotations = a.annotations.or(t.annotations);
+                    if self.low {
+                        t.confidence = Confidence::Low;
+                    }
+                    Read::Tool(Box::new(t))
+                }
+                Err(line) => Read::Unresolved(line, what.to_owned()),
+            };
         }
         // `tool = Tool.from_function(fn, name=...)`, then `mcp.add_tool(tool)`.
         if let Some(call) = self.tool_from_function(fn_node, env) {
@@ -701,6 +746,20 @@ impl<'a> Cx<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// The tool the function `def` defines when registered with no arguments.
+    pub(super) fn plain_tool(&mut self, def: Node<'a>) -> Option<Tool> {
+        self.budget.set(BUDGET);
+        let args = Args {
+            list: None,
+            skip_first: false,
+            custom: false,
+        };
+        match self.fn_tool(def, args, &Env::new(), "") {
+            Read::Tool(t) => Some(*t),
+            Read::Unresolved(..) => None,
+        }
     }
 
     /// The tool the function `def` defines when registered with `args`.

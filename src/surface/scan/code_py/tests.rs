@@ -773,3 +773,54 @@ for _tool_fn in ALL_TOOLS.values():
     assert_eq!(seen.unresolved.len(), 1);
     assert_eq!(seen.unresolved[0].0, 36);
 }
+
+#[test]
+fn loop_over_an_imported_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path().join("aero");
+    std::fs::create_dir_all(pkg.join("tools")).unwrap();
+    std::fs::write(pkg.join("tools/__init__.py"), "").unwrap();
+    std::fs::write(
+        pkg.join("tools/core.py"),
+        "def search_airports(query: str, limit: int = 10) -> str:\n    \"\"\"Search airports.\"\"\"\n\n\ndef plan_flight(origin: str) -> str:\n    \"\"\"Plan a flight.\"\"\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pkg.join("tools/registry.py"),
+        "from collections.abc import Callable\n\nfrom .core import (\n    plan_flight,\n    search_airports,\n)\nfrom .units import convert as convert_units\n\nALL_TOOLS: dict[str, Callable[..., str]] = {\n    \"search_airports\": search_airports,\n    \"plan_flight\": plan_flight,\n}\nNAMES = [\"a_b\", \"c_d\"]\n",
+    )
+    .unwrap();
+    let server = "from mcp.server.fastmcp import FastMCP\n\nfrom .tools.registry import ALL_TOOLS\nfrom .tools.core import plan_flight as plan\nfrom .missing import EXTRA\n\nmcp = FastMCP(\"aero\")\n\nfor _tool_fn in ALL_TOOLS.values():\n    mcp.tool(_tool_fn)\n\nfor name, fn in ALL_TOOLS.items():\n    mcp.tool(name=\"x_\" + name)(fn)\n\nmcp.add_tool(plan, name=\"plan_again\")\n\nfor fn in EXTRA:\n    mcp.add_tool(fn)\n";
+    let path = pkg.join("server.py");
+    std::fs::write(&path, server).unwrap();
+    let f = extract_at("aero/server.py", server, &path, dir.path(), 1_000_000);
+    assert_eq!(
+        names(&f),
+        [
+            "search_airports",
+            "plan_flight",
+            "x_search_airports",
+            "x_plan_flight",
+            "plan_again"
+        ]
+    );
+    let t = &f.tools[0];
+    assert_eq!(t.description.as_deref(), Some("Search airports."));
+    assert_eq!(t.origin.file.as_deref(), Some("aero/tools/core.py"));
+    assert_eq!(t.origin.line, Some(1));
+    assert_eq!(
+        t.input_schema,
+        Some(
+            json!({"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer", "default": 10}}, "required": ["query"]})
+        )
+    );
+    let seen = f.server.unwrap();
+    assert_eq!((seen.sites, seen.tools), (4, 5));
+    assert_eq!(seen.unresolved.len(), 1);
+    assert_eq!(seen.unresolved[0].0, 18);
+    // Read as one file, the loop is an unresolved place, not a guess.
+    let alone = py(server);
+    // (`plan` is an aliased import: its served name is not guessed either.)
+    assert!(alone.tools.is_empty());
+    assert_eq!(alone.server.unwrap().unresolved.len(), 4);
+}
