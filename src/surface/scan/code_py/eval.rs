@@ -19,6 +19,8 @@ pub(super) enum Bound<'a> {
     T(Vec<Bound<'a>>),
     /// A function (of another module) as the tool it defines.
     Tool(Box<crate::surface::Tool>),
+    /// A function known only by its name (the function a decorator is applied to).
+    Fn(&'a str),
 }
 
 /// Local bindings, innermost last.
@@ -61,7 +63,7 @@ impl<'a> Cx<'a> {
         match b {
             Bound::V(v) => Some(v.clone()),
             Bound::N(n) => self.eval(*n, &Env::new(), depth + 1),
-            Bound::Tool(_) => None,
+            Bound::Tool(_) | Bound::Fn(_) => None,
             Bound::T(items) => items
                 .iter()
                 .map(|i| self.bound_value(i, depth + 1))
@@ -179,7 +181,39 @@ impl<'a> Cx<'a> {
                     _ => return None,
                 }
             }
-            "attribute" => self.enum_member(n)?,
+            "attribute" => {
+                let obj = n.child_by_field_name("object")?;
+                let attr = self.text(n.child_by_field_name("attribute")?);
+                if attr == "__name__"
+                    && obj.kind() == "identifier"
+                    && let Some(Bound::Fn(name)) = Self::lookup(env, self.text(obj))
+                {
+                    return Some(Value::String((*name).to_owned()));
+                }
+                self.enum_member(n)?
+            }
+            "comparison_operator" => {
+                let operands = named(n);
+                let [l, r] = operands.as_slice() else {
+                    return None;
+                };
+                let mut c = n.walk();
+                let op = n.children_by_field_name("operators", &mut c).next()?;
+                let (l, r) = (self.eval(*l, env, d)?, self.eval(*r, env, d)?);
+                let contains = |hay: &Value| match hay {
+                    Value::Array(a) => Some(a.contains(&l)),
+                    Value::Object(o) => Some(l.as_str().is_some_and(|k| o.contains_key(k))),
+                    Value::String(s) => Some(l.as_str().is_some_and(|k| s.contains(k))),
+                    _ => None,
+                };
+                Value::Bool(match op.kind() {
+                    "==" => l == r,
+                    "!=" => l != r,
+                    "in" => contains(&r)?,
+                    "not in" => !contains(&r)?,
+                    _ => return None,
+                })
+            }
             "call" => self.call(n, env, d)?,
             _ => return None,
         })
@@ -279,6 +313,19 @@ impl<'a> Cx<'a> {
         }
         if f.kind() == "attribute" {
             let method = self.text(f.child_by_field_name("attribute")?);
+            if matches!(method, "strip" | "lower" | "upper" | "lstrip" | "rstrip")
+                && positional.is_empty()
+            {
+                let v = self.eval(f.child_by_field_name("object")?, env, depth)?;
+                let v = v.as_str()?;
+                return Some(Value::String(match method {
+                    "strip" => v.trim().to_owned(),
+                    "lstrip" => v.trim_start().to_owned(),
+                    "rstrip" => v.trim_end().to_owned(),
+                    "lower" => v.to_lowercase(),
+                    _ => v.to_uppercase(),
+                }));
+            }
             if method == "get" {
                 let obj = self.eval(f.child_by_field_name("object")?, env, depth)?;
                 let key = self.eval(*positional.first()?, env, depth)?;
@@ -298,14 +345,6 @@ impl<'a> Cx<'a> {
         }
         let def = *self.defs.get(ftext)?;
         let body = def.child_by_field_name("body")?;
-        // The body: an optional docstring, then `return <expr>`.
-        let ret = named(body)
-            .into_iter()
-            .find(|s| !(s.kind() == "expression_statement" && self.is_docstring(*s)))?;
-        if ret.kind() != "return_statement" {
-            return None;
-        }
-        let expr = *named(ret).first()?;
         let mut local: Env<'a> = Env::new();
         let mut pos = positional.iter();
         for p in named(def.child_by_field_name("parameters")?) {
@@ -327,7 +366,26 @@ impl<'a> Cx<'a> {
             };
             local.push((pname, Bound::V(v)));
         }
-        self.eval(expr, &local, depth)
+        // The body: an optional docstring, simple assignments, then `return <expr>`.
+        for st in named(body) {
+            match st.kind() {
+                "return_statement" => return self.eval(*named(st).first()?, &local, depth),
+                "expression_statement" if self.is_docstring(st) => {}
+                "expression_statement" => {
+                    let a = named(st)
+                        .first()
+                        .copied()
+                        .filter(|a| a.kind() == "assignment")?;
+                    let left = a
+                        .child_by_field_name("left")
+                        .filter(|l| l.kind() == "identifier")?;
+                    let v = self.eval(a.child_by_field_name("right")?, &local, depth)?;
+                    local.push((self.text(left), Bound::V(v)));
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     fn is_docstring(&self, stmt: Node<'a>) -> bool {

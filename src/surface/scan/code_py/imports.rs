@@ -144,6 +144,7 @@ impl<'a> Cx<'a> {
         Some(match b {
             Bound::V(v) => Bound::V(v),
             Bound::Tool(t) => Bound::Tool(t),
+            Bound::Fn(_) => return None,
             Bound::T(items) => Bound::T(
                 items
                     .into_iter()

@@ -222,6 +222,148 @@ impl<'a> Cx<'a> {
         found
     }
 
+    /// Whether the custom decorator `callee` (called with `list`) registers `def` only under a
+    /// condition known to be false by default (`if agentic_tool_allowed(fn.__name__):`).
+    fn custom_skips(&self, callee: Node<'a>, list: Option<Node<'a>>, def: Node<'a>) -> bool {
+        let name = match callee.kind() {
+            "attribute" => callee
+                .child_by_field_name("attribute")
+                .map(|a| self.text(a)),
+            _ => Some(self.text(callee)),
+        };
+        let (Some(deco), Some(fname)) = (
+            name.and_then(|n| self.defs.get(n)).copied(),
+            def.child_by_field_name("name").map(|n| self.text(n)),
+        ) else {
+            return false;
+        };
+        let mut hit = None;
+        let mut seen = 0usize;
+        walk(deco, |n| {
+            seen += 1;
+            if hit.is_none()
+                && seen < MAX_DECORATOR_NODES
+                && n.kind() == "call"
+                && n.child_by_field_name("function").is_some_and(|f| {
+                    self.is_tool_alias(f)
+                        || (f.kind() == "attribute"
+                            && f.child_by_field_name("attribute")
+                                .is_some_and(|a| self.text(a) == "tool"))
+                })
+            {
+                hit = Some(n);
+            }
+        });
+        let Some(hit) = hit else {
+            return false;
+        };
+        // The functions and `if`s from the decorator down to the registration.
+        let mut chain = Vec::new();
+        let mut child = hit;
+        let mut p = hit.parent();
+        while let Some(x) = p {
+            chain.push((x, child));
+            if x.id() == deco.id() {
+                break;
+            }
+            child = x;
+            p = x.parent();
+        }
+        chain.reverse();
+        self.budget.set(BUDGET);
+        let mut env: Env<'a> = Env::new();
+        let kwargs: Vec<Node<'a>> = list
+            .map(named)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.kind() == "keyword_argument")
+            .collect();
+        let mut first_def = true;
+        for (x, inner) in chain {
+            match x.kind() {
+                "function_definition" => {
+                    let params = x
+                        .child_by_field_name("parameters")
+                        .map(named)
+                        .unwrap_or_default();
+                    for prm in params {
+                        let pn = match prm.kind() {
+                            "identifier" => Some(prm),
+                            "typed_parameter" => named(prm).first().copied(),
+                            "default_parameter" | "typed_default_parameter" => {
+                                prm.child_by_field_name("name")
+                            }
+                            _ => None,
+                        };
+                        let Some(pn) = pn
+                            .filter(|n| n.kind() == "identifier")
+                            .map(|n| self.text(n))
+                        else {
+                            continue;
+                        };
+                        if first_def {
+                            let given = kwargs.iter().find_map(|a| {
+                                (a.child_by_field_name("name").map(|k| self.text(k)) == Some(pn))
+                                    .then(|| a.child_by_field_name("value"))
+                                    .flatten()
+                            });
+                            if let Some(v) = given.and_then(|v| self.eval(v, &Env::new(), 0)) {
+                                env.push((pn, Bound::V(v)));
+                            }
+                        } else {
+                            // The inner function's first parameter is the decorated function.
+                            env.push((pn, Bound::Fn(fname)));
+                            break;
+                        }
+                    }
+                    first_def = false;
+                }
+                "block" => {
+                    // Simple assignments before the statement that leads to the registration.
+                    for st in named(x) {
+                        if st.id() == inner.id() {
+                            break;
+                        }
+                        let Some(a) = named(st)
+                            .first()
+                            .copied()
+                            .filter(|a| a.kind() == "assignment")
+                        else {
+                            continue;
+                        };
+                        if let (Some(l), Some(r)) = (
+                            a.child_by_field_name("left"),
+                            a.child_by_field_name("right"),
+                        ) && l.kind() == "identifier"
+                            && let Some(v) = self.eval(r, &env, 0)
+                        {
+                            env.push((self.text(l), Bound::V(v)));
+                        }
+                    }
+                }
+                "if_statement" => {
+                    let in_then = x
+                        .child_by_field_name("consequence")
+                        .is_some_and(|c| c.id() == inner.id());
+                    let in_else = inner.kind() == "else_clause";
+                    if !(in_then || in_else) {
+                        continue;
+                    }
+                    let cond = x
+                        .child_by_field_name("condition")
+                        .and_then(|c| self.eval(c, &env, 0));
+                    if let Some(c) = cond
+                        && truthy(&c) != in_then
+                    {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Names used as decorators anywhere in the file.
     fn used_as_decorator(&self, name: &str) -> bool {
         self.decorator_names.contains(name)
@@ -279,6 +421,9 @@ impl<'a> Cx<'a> {
                 return;
             }
             self.seen.sites += 1;
+            if kind == Deco::Custom && self.custom_skips(callee, list, def) {
+                return;
+            }
             let args = Args {
                 list,
                 skip_first: false,
@@ -313,6 +458,13 @@ impl<'a> Cx<'a> {
                 .map(|a| self.text(a))
         };
         let is_tool_callee = |n: Node<'a>| attr(n) == Some("tool") || self.is_tool_alias(n);
+        if matches!(attr(f), Some("from_openapi" | "from_fastapi")) {
+            // `FastMCP.from_openapi(...)`: the tools come from a spec read at run time.
+            self.seen.sites += 1;
+            let what = format!("`{}(…)`: tools generated at run time", self.text(f));
+            self.unresolved(line_of(c), &what);
+            return;
+        }
         let (fn_node, args, what) = if attr(f) == Some("add_tool") {
             let Some(fnode) = first_pos else { return };
             (

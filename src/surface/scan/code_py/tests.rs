@@ -824,3 +824,74 @@ fn loop_over_an_imported_registry() {
     assert!(alone.tools.is_empty());
     assert_eq!(alone.server.unwrap().unresolved.len(), 4);
 }
+
+#[test]
+fn custom_decorator_registering_under_a_default_condition() {
+    let src = r#"import functools
+import os
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("listmonk")
+_mcp_tool = mcp.tool
+
+AGENTIC_TOOL_NAMES: set[str] = {
+    "check_health",
+    "get_lists",
+}
+
+
+def _raw_mcp_mode() -> str:
+    value = os.getenv("LISTMONK_MCP_MODE", "agentic").strip().lower()
+    return value if value in {"agentic", "full"} else "agentic"
+
+
+def agentic_tool_allowed(tool_name: str) -> bool:
+    return _raw_mcp_mode() == "full" or tool_name in AGENTIC_TOOL_NAMES
+
+
+def listmonk_tool(*, annotations):
+    def decorator(fn):
+        tool_name = fn.__name__
+
+        @functools.wraps(fn)
+        async def guarded(*args, **kwargs):
+            return await fn(*args, **kwargs)
+
+        if agentic_tool_allowed(tool_name):
+            return _mcp_tool(annotations=annotations)(guarded)
+        return guarded
+
+    return decorator
+
+
+@listmonk_tool(annotations=READ_ONLY)
+async def check_health() -> dict:
+    """Health."""
+
+
+@listmonk_tool(annotations=READ_ONLY)
+async def get_settings() -> dict:
+    """Only in full mode."""
+
+
+@listmonk_tool(annotations=MUTATING)
+async def get_lists(page: int = 1) -> dict:
+    """Lists."""
+"#;
+    let f = py(src);
+    // `get_settings` is registered only when LISTMONK_MCP_MODE=full, not by default.
+    assert_eq!(names(&f), ["check_health", "get_lists"]);
+    assert!(f.server.unwrap().unresolved.is_empty());
+}
+
+#[test]
+fn openapi_generated_tools_are_unresolved() {
+    let src = "from fastmcp import FastMCP\n\nmain = FastMCP(\"api\")\nsub = FastMCP.from_openapi(openapi_spec=spec, client=client)\nmain.mount(sub)\n\n@main.tool()\ndef extra() -> str:\n    \"\"\"Extra.\"\"\"\n";
+    let f = py(src);
+    assert_eq!(names(&f), ["extra"]);
+    let seen = f.server.unwrap();
+    assert_eq!((seen.sites, seen.tools), (2, 1));
+    assert_eq!(seen.unresolved.len(), 1);
+    assert_eq!(seen.unresolved[0].0, 4);
+}
