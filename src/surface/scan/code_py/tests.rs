@@ -895,3 +895,75 @@ fn openapi_generated_tools_are_unresolved() {
     assert_eq!(seen.unresolved.len(), 1);
     assert_eq!(seen.unresolved[0].0, 4);
 }
+
+#[test]
+fn robustness_of_the_evaluator_and_places() {
+    // Recursive and mutually recursive helpers, self-referencing constants, nested loops.
+    let src = r#"from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("r")
+A = B
+B = A
+def f(x): return f(x)
+def g(x): return h(x)
+def h(x): return g(x)
+def deco(**kw):
+    return deco2(**kw)
+def deco2(**kw):
+    return deco(**kw)
+@mcp.tool(name=f("x"))
+def one(): ...
+@mcp.tool(name=g(A))
+def two(): ...
+@deco(name="n")
+def three(): ...
+L = [a, a, a, a, a, a, a, a, a, a]
+def a(): ...
+for x in L:
+    for y in L:
+        for z in L:
+            for w in L:
+                mcp.tool(name=f"{x}")(a)
+@mcp.tool(name=f"{'{'}")
+def four(): ...
+"#;
+    let f = py(src);
+    let seen = f.server.unwrap();
+    assert!(seen.unresolved.len() >= 3, "{seen:?}");
+    // A deep f-string and a long conditional chain neither overflow nor hang.
+    let deep = format!(
+        "@mcp.tool(name={}\"x\"{})\ndef d(): ...\n",
+        "(\"a\" if True else ".repeat(2000),
+        ")".repeat(2000)
+    );
+    let _ = py(&deep);
+    let fs = format!("@mcp.tool(name=f\"{}\")\ndef d(): ...\n", "{f'".repeat(500));
+    let _ = py(&fs);
+    // Modules importing each other.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.py"),
+        "from .b import X\nfrom .b import fn\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.py"),
+        "from .a import X\nfrom .a import fn\n",
+    )
+    .unwrap();
+    let server = "from mcp.server.fastmcp import FastMCP\nfrom .a import X, fn\nmcp = FastMCP('c')\nfor t in X:\n    mcp.add_tool(t)\nmcp.add_tool(fn)\n";
+    let path = dir.path().join("server.py");
+    std::fs::write(&path, server).unwrap();
+    let f = extract_at("server.py", server, &path, dir.path(), 1_000_000);
+    assert_eq!(f.tools.len(), 1, "{:?}", names(&f)); // `fn`, by its imported name
+    assert_eq!(f.server.unwrap().unresolved.len(), 1);
+    // A module outside the scan root is not read.
+    let outside = tempfile::tempdir().unwrap();
+    let inner = outside.path().join("pkg");
+    std::fs::create_dir_all(&inner).unwrap();
+    std::fs::write(outside.path().join("reg.py"), "T = [1]\n").unwrap();
+    let server = "from mcp.server.fastmcp import FastMCP\nfrom ..reg import T\nmcp = FastMCP('o')\nfor t in T:\n    mcp.add_tool(t)\n";
+    let path = inner.join("server.py");
+    std::fs::write(&path, server).unwrap();
+    let f = extract_at("server.py", server, &path, &inner, 1_000_000);
+    assert_eq!(f.server.unwrap().unresolved.len(), 1);
+}
