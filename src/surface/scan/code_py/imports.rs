@@ -179,6 +179,20 @@ impl<'a> Cx<'a> {
             None => cx.foreign_tool(orig),
         })
     }
+
+    /// Whether the function imported as `local` is a custom tool decorator in its module.
+    pub(super) fn foreign_delegates(&self, local: &str) -> bool {
+        let Some((module, orig)) = self.relative.get(local).copied() else {
+            return false;
+        };
+        self.with_module(module, |cx| {
+            Some(match cx.defs.get(orig).copied() {
+                Some(def) => cx.delegates(def, 0),
+                None => cx.foreign_delegates(orig),
+            })
+        })
+        .unwrap_or(false)
+    }
 }
 
 /// `a/./b/../c` → `a/c`, `/`-separated.

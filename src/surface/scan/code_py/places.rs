@@ -157,8 +157,12 @@ impl<'a> Cx<'a> {
                 if self.is_tool_alias(callee) {
                     return Some(Deco::Tool);
                 }
-                let d = self.defs.get(self.text(callee))?;
-                self.delegates(*d, 0).then_some(Deco::Custom)
+                let delegates = match self.defs.get(self.text(callee)) {
+                    Some(d) => self.delegates(*d, 0),
+                    // `from .decorators import tool`
+                    None => self.foreign_delegates(self.text(callee)),
+                };
+                delegates.then_some(Deco::Custom)
             }
             _ => None,
         }
@@ -176,7 +180,7 @@ impl<'a> Cx<'a> {
 
     /// Whether the local function `d` calls `<x>.tool(...)` (directly, through an alias, or
     /// through another local function that does): a custom tool decorator.
-    fn delegates(&self, d: Node<'a>, depth: usize) -> bool {
+    pub(super) fn delegates(&self, d: Node<'a>, depth: usize) -> bool {
         if depth > 3 {
             return false;
         }

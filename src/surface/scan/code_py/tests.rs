@@ -967,3 +967,21 @@ def four(): ...
     let f = extract_at("server.py", server, &path, &inner, 1_000_000);
     assert_eq!(f.server.unwrap().unresolved.len(), 1);
 }
+
+#[test]
+fn custom_decorator_imported_from_a_relative_module() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("app.py"),
+        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('d')\n\ndef tool(**kwargs):\n    def deco(fn):\n        return mcp.tool(**kwargs)(fn)\n    return deco\n\ndef timed(fn):\n    return fn\n",
+    )
+    .unwrap();
+    let src = "from .app import tool, timed\n\n@tool(name=\"lookup\")\ndef find(q: str) -> str:\n    \"\"\"Find.\"\"\"\n\n@timed\ndef not_a_tool(): ...\n";
+    let path = dir.path().join("tools.py");
+    std::fs::write(&path, src).unwrap();
+    let f = extract_at("tools.py", src, &path, dir.path(), 1_000_000);
+    assert_eq!(names(&f), ["lookup"]);
+    assert_eq!(f.tools[0].description.as_deref(), Some("Find."));
+    // Read alone, the decorator is unknown: nothing is guessed.
+    assert!(py(src).tools.is_empty());
+}
