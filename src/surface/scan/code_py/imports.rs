@@ -1,4 +1,5 @@
-//! Names imported from relative modules (`from .tools.registry import ALL_TOOLS`): the module
+//! Names imported from relative modules (`from .tools.registry import ALL_TOOLS`) or from the
+//! file's own package by its absolute name (`from mypkg.tools.registry import ...`): the module
 //! file is read (inside the scan root, size-capped, never executed), parsed, and asked for the
 //! elements of a list or dict, or for the tool a function defines. What crosses back is owned
 //! (values and built tools), never nodes of the other file.
@@ -36,11 +37,22 @@ pub(super) struct Reach<'a> {
 
 /// The file a relative module (`.tools.registry`, `..util`) names, from the directory `dir`;
 /// with its path relative to `dir` (for display).
+/// An absolute module of the file's own package (`from mypkg.tools import x` in a file under a
+/// folder `mypkg`) resolves from the folder above the nearest such folder.
 fn module_file(dir: &Path, module: &str) -> Option<(PathBuf, PathBuf)> {
     let rest = module.trim_start_matches('.');
-    let ups = module.len() - rest.len();
+    let dots = module.len() - rest.len();
+    let ups = if dots > 0 {
+        dots - 1
+    } else {
+        let first = rest.split('.').next()?;
+        // Climbing to the folder that holds the package named `first`.
+        dir.ancestors()
+            .position(|a| a.file_name().is_some_and(|n| n == first))?
+            + 1
+    };
     let mut rel = PathBuf::new();
-    for _ in 1..ups {
+    for _ in 0..ups {
         rel.push("..");
     }
     if rest.is_empty() {
@@ -67,9 +79,9 @@ impl<'a> Cx<'a> {
         if reach.hops == 0 || reach.loads.get() >= MAX_LOADS {
             return None;
         }
-        reach.loads.set(reach.loads.get() + 1);
         let dir = reach.path.parent()?;
         let (abs, rel) = module_file(dir, module)?;
+        reach.loads.set(reach.loads.get() + 1);
         let display_dir = Path::new(self.file).parent().unwrap_or(Path::new(""));
         let display = normalize(&display_dir.join(&rel));
         let bytes = read_bytes(

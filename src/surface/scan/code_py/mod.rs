@@ -257,7 +257,8 @@ struct Cx<'a> {
     enums: HashMap<&'a str, (bool, HashMap<&'a str, Node<'a>>)>,
     /// Names imported without an alias (`from .tools import search`).
     imports: HashSet<&'a str>,
-    /// Names imported from relative modules: local name → (module, name there).
+    /// Names imported `from` a module: local name → (module, name there). Only relative
+    /// modules and the file's own package are ever read.
     relative: HashMap<&'a str, (&'a str, &'a str)>,
     /// Where relative modules are read from (`None`: single-file reading).
     reach: Option<imports::Reach<'a>>,

@@ -106,10 +106,7 @@ impl<'a> Cx<'a> {
 
     /// `from x import a, b as c`: `a` (an aliased name is not the function's own name).
     pub(super) fn add_import(&mut self, i: Node<'a>) {
-        let module = i
-            .child_by_field_name("module_name")
-            .map(|m| self.text(m))
-            .filter(|m| m.starts_with('.'));
+        let module = i.child_by_field_name("module_name").map(|m| self.text(m));
         let mut c = i.walk();
         for n in i.children_by_field_name("name", &mut c) {
             let (orig, local) = match n.kind() {
@@ -561,6 +558,9 @@ impl<'a> Cx<'a> {
         let bound = match unwrap(fn_node) {
             n if n.kind() == "identifier" => match Self::lookup(env, self.text(n)) {
                 Some(Bound::Tool(t)) => Some((**t).clone()),
+                Some(Bound::N(x)) if unwrap(*x).kind() == "identifier" => {
+                    self.foreign_tool(self.text(unwrap(*x)))
+                }
                 Some(_) => None,
                 None => self.foreign_tool(self.text(n)),
             },

@@ -985,3 +985,33 @@ fn custom_decorator_imported_from_a_relative_module() {
     // Read alone, the decorator is unknown: nothing is guessed.
     assert!(py(src).tools.is_empty());
 }
+
+#[test]
+fn absolute_import_of_the_files_own_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path().join("src/weather_mcp");
+    std::fs::create_dir_all(pkg.join("tools")).unwrap();
+    std::fs::write(
+        pkg.join("tools/forecast.py"),
+        "def forecast(city: str) -> str:\n    \"\"\"Forecast for a city.\"\"\"\n",
+    )
+    .unwrap();
+    let server = "from mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\nfrom weather_mcp.tools.forecast import forecast\n\nmcp = FastMCP(\"w\")\nfor fn in [forecast]:\n    mcp.add_tool(fn)\n";
+    let path = pkg.join("server.py");
+    std::fs::write(&path, server).unwrap();
+    let f = extract_at(
+        "src/weather_mcp/server.py",
+        server,
+        &path,
+        dir.path(),
+        1_000_000,
+    );
+    assert_eq!(names(&f), ["forecast"]);
+    let t = &f.tools[0];
+    assert_eq!(t.description.as_deref(), Some("Forecast for a city."));
+    assert_eq!(
+        t.origin.file.as_deref(),
+        Some("src/weather_mcp/tools/forecast.py")
+    );
+    assert_eq!(t.confidence, Confidence::Medium);
+}
