@@ -149,3 +149,27 @@ fn lint_reads_a_source_file_given_directly() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["summary"]["tools"], 1, "the import is followed: {v}");
 }
+
+#[test]
+fn lint_of_a_python_file_follows_its_relative_imports() {
+    let dir = tempfile::tempdir().expect("tmp");
+    write(
+        dir.path(),
+        "pkg/server.py",
+        "from mcp.server.fastmcp import FastMCP\nfrom .registry import ALL_TOOLS\nmcp = FastMCP(\"x\")\n\nfor fn in ALL_TOOLS.values():\n    mcp.tool(fn)\n",
+    );
+    write(
+        dir.path(),
+        "pkg/registry.py",
+        "from .core import get_weather\n\nALL_TOOLS = {\"get_weather\": get_weather}\n",
+    );
+    write(
+        dir.path(),
+        "pkg/core.py",
+        "def get_weather(city: str) -> str:\n    \"\"\"Current weather for a city.\"\"\"\n    return city\n",
+    );
+    let (v, code) =
+        json_and_code(mf_in(dir.path()).args(["lint", "pkg/server.py", "--format", "json"]));
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["summary"]["tools"], 1, "{v}");
+}

@@ -372,7 +372,16 @@ pub fn scan_source_file(
     let mut seen = Vec::new();
     match kind_of(path) {
         Some(Kind::Python) => {
-            let mut found = code_py::extract(display, &text);
+            // Relative imports are read inside the working directory when the file is in it,
+            // else inside the file's own folder (as for TypeScript below).
+            let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            let root = std::env::current_dir()
+                .ok()
+                .filter(|c| abs.starts_with(c))
+                .or_else(|| abs.parent().map(Path::to_path_buf))
+                .unwrap_or_default();
+            let mut found =
+                code_py::extract_at(display, &text, &abs, &root, options.max_file_bytes);
             seen.extend(found.server.take().map(|s| (s, "python")));
             result.tools = found.tools;
             result.warnings = found
@@ -535,7 +544,7 @@ fn scan_file(root: &Path, path: &Path, options: &ScanOptions) -> FileOutcome {
             out.module = code_ts::parse_entry(&file, path.to_path_buf(), &text, dialect);
         }
         Kind::Python => {
-            let mut found = code_py::extract(&file, &text);
+            let mut found = code_py::extract_at(&file, &text, path, root, options.max_file_bytes);
             out.seen = found.server.take().map(|s| (s, "python"));
             absorb(found, &file, &mut out);
         }
