@@ -258,10 +258,8 @@ impl<'a> Cx<'a> {
                         "identifier" if c.text() == name => {
                             return Some(Decl::Import(stmt, source, "default".into()));
                         }
-                        "namespace_import" => {
-                            if c.named().iter().any(|i| i.text() == name) {
-                                return Some(Decl::Import(stmt, source, "*".into()));
-                            }
+                        "namespace_import" if c.named().iter().any(|i| i.text() == name) => {
+                            return Some(Decl::Import(stmt, source, "*".into()));
                         }
                         "named_imports" => {
                             for spec in c.named() {
@@ -759,18 +757,16 @@ impl<'a> Cx<'a> {
                     let mut found = None;
                     for p in n.named() {
                         match p.kind() {
-                            "pair" => {
-                                if self.key(p, &env).as_deref() == Some(key) {
-                                    found = p.field("value").map(|v| Val::Node(v, env.clone()));
-                                }
+                            "pair" if self.key(p, &env).as_deref() == Some(key) => {
+                                found = p.field("value").map(|v| Val::Node(v, env.clone()));
                             }
                             "shorthand_property_identifier" if p.text() == key => {
                                 found = Some(Val::Node(p, env.clone()));
                             }
-                            "method_definition" => {
-                                if p.field("name").is_some_and(|k| k.text() == key) {
-                                    found = Some(Val::Node(p, env.clone()));
-                                }
+                            "method_definition"
+                                if p.field("name").is_some_and(|k| k.text() == key) =>
+                            {
+                                found = Some(Val::Node(p, env.clone()));
                             }
                             "spread_element" => {
                                 if let Some(inner) = p.named().first()
@@ -795,10 +791,10 @@ impl<'a> Cx<'a> {
                     let body = n.field("body")?;
                     for m in body.named() {
                         match m.kind() {
-                            "enum_assignment" => {
-                                if m.field("name").is_some_and(|k| k.text() == key) {
-                                    return m.field("value").map(|v| Val::Node(v, None));
-                                }
+                            "enum_assignment"
+                                if m.field("name").is_some_and(|k| k.text() == key) =>
+                            {
+                                return m.field("value").map(|v| Val::Node(v, None));
                             }
                             "property_identifier" if m.text() == key => return None,
                             _ => {}
@@ -1219,17 +1215,13 @@ impl<'a> Cx<'a> {
                 }
                 _ => continue,
             };
-            let Some(v) = v else {
-                return None;
-            };
+            let v = v?;
             if which == "values" {
                 // A computed key the scan cannot name still holds its value.
                 out.push(v);
                 continue;
             }
-            let Some(k) = k else {
-                return None;
-            };
+            let k = k?;
             out.push(match which {
                 "keys" => Val::Str(k),
                 _ => Val::Entry(k, Box::new(v)),
@@ -1466,10 +1458,9 @@ impl<'a> Cx<'a> {
                 c.kind(),
                 "class_declaration" | "class" | "abstract_class_declaration"
             )
+            && let Some(v) = self.class_field(*c, key, &args, depth + 1)
         {
-            if let Some(v) = self.class_field(*c, key, &args, depth + 1) {
-                return Some(v);
-            }
+            return Some(v);
         }
         if args.len() == 1 {
             return self.prop(args.into_iter().next()?, key, depth + 1);
@@ -1484,10 +1475,8 @@ impl<'a> Cx<'a> {
         let body = c.field("body")?;
         for m in body.named() {
             match m.kind() {
-                "public_field_definition" => {
-                    if m.field("name").is_some_and(|k| k.text() == key) {
-                        return m.field("value").map(|v| Val::Node(v, None));
-                    }
+                "public_field_definition" if m.field("name").is_some_and(|k| k.text() == key) => {
+                    return m.field("value").map(|v| Val::Node(v, None));
                 }
                 "method_definition"
                     if m.field("name").is_some_and(|k| k.text() == "constructor") =>
