@@ -26,6 +26,7 @@ pub(super) fn run(args: &CheckArgs, style: Style) -> Result<Exit, Error> {
     {
         return Ok(exit);
     }
+    super::note_unread(&installed.surface);
     let report = check(
         &name,
         &new,

@@ -30,6 +30,7 @@ pub(super) fn run(args: &ClusterArgs, style: Style) -> Result<Exit, Error> {
     if let Some(exit) = super::nothing_to_check(&input.label, &input.surface) {
         return Ok(exit);
     }
+    super::note_unread(&input.surface);
     let report = cluster(
         &input.surface,
         &ClusterOptions {

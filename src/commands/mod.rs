@@ -158,6 +158,13 @@ pub(crate) fn nothing_to_check(label: &str, surface: &crate::surface::Surface) -
     note(&format!(
         "warning: no tool or skill found in {what}: nothing was checked. mf looked for {LOOKED_FOR}."
     ));
+    note_unread(surface);
+    Some(Exit::NothingFound)
+}
+
+/// Say each `server-unread` of the input on stderr (commands whose report has no findings:
+/// `cluster`, `check`), so a server the scan could not read is never passed over in silence.
+pub(crate) fn note_unread(surface: &crate::surface::Surface) {
     for u in &surface.unread {
         let at = u
             .line
@@ -167,5 +174,4 @@ pub(crate) fn nothing_to_check(label: &str, surface: &crate::surface::Surface) -
             u.message, u.fix
         ));
     }
-    Some(Exit::NothingFound)
 }

@@ -65,6 +65,16 @@ fn scan_and_lint_say_which_server_was_not_read_beside_a_readable_tools_file() {
     assert_eq!(f["severity"], "warn");
     assert_eq!(f["file"], "server/src/index.ts");
     assert_eq!(f["line"], 6);
+
+    let out = mf_in(dir.path())
+        .args(["cluster", "."])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("server/src/index.ts:6: server-unread"),
+        "cluster says it too: {err}"
+    );
 }
 
 #[test]

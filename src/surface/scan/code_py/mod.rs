@@ -21,7 +21,6 @@ use super::syntax::{named, walk};
 use super::CodeFindings;
 use super::code_ts::ServerSeen;
 use crate::surface::{Origin, SourceFormat};
-use eval::Env;
 
 static PYTHON: LazyLock<Language> = LazyLock::new(|| tree_sitter_python::LANGUAGE.into());
 
@@ -678,7 +677,7 @@ impl<'a> Cx<'a> {
 
     /// A string known statically (see `eval`).
     fn str_of(&self, n: Node<'a>, depth: usize) -> Option<String> {
-        match self.eval(n, &Env::new(), depth)? {
+        match self.eval(n, &eval::Env::new(), depth)? {
             Value::String(s) => Some(s),
             _ => None,
         }
@@ -686,7 +685,7 @@ impl<'a> Cx<'a> {
 
     /// A literal expression as JSON; `None` if it is not known statically.
     fn json_of(&self, n: Node<'a>, depth: usize) -> Option<Value> {
-        self.eval(n, &Env::new(), depth)
+        self.eval(n, &eval::Env::new(), depth)
     }
 }
 
