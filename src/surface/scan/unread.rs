@@ -55,7 +55,8 @@ pub fn findings(
 ) -> Vec<UnreadServer> {
     let mut out = Vec::new();
     let mut flagged_packages = std::collections::BTreeSet::new();
-    let code_tools = code_tools_by_package(root, tools);
+    let roots = PackageRoots::new(root);
+    let code_tools = code_tools_by_package(&roots, tools);
     for (s, language) in seen {
         if s.unresolved.is_empty() {
             continue;
@@ -68,7 +69,7 @@ pub fn findings(
             .all(|(_, w)| w.contains("ListToolsRequestSchema"));
         if only_lists
             && code_tools
-                .get(&package_root(root, &s.file))
+                .get(&roots.of(&s.file))
                 .copied()
                 .unwrap_or(0)
                 > 0
@@ -92,7 +93,7 @@ pub fn findings(
                 plural(s.tools)
             )
         };
-        flagged_packages.insert(package_root(root, &s.file));
+        flagged_packages.insert(roots.of(&s.file));
         out.push(UnreadServer {
             code: CODE,
             file: s.file.clone(),
@@ -112,7 +113,7 @@ pub fn findings(
         let (s, _) = entry;
         if s.created_at.is_some() || s.sites > 0 {
             by_package
-                .entry(package_root(root, &s.file))
+                .entry(roots.of(&s.file))
                 .or_default()
                 .push(entry);
         }
@@ -166,7 +167,7 @@ pub fn findings(
 }
 
 /// Tools read from code, per package.
-fn code_tools_by_package(root: &Path, tools: &[Tool]) -> BTreeMap<String, usize> {
+fn code_tools_by_package(roots: &PackageRoots<'_>, tools: &[Tool]) -> BTreeMap<String, usize> {
     let mut code_tools: BTreeMap<String, usize> = BTreeMap::new();
     for t in tools {
         if matches!(
@@ -174,7 +175,7 @@ fn code_tools_by_package(root: &Path, tools: &[Tool]) -> BTreeMap<String, usize>
             SourceFormat::TypescriptCode | SourceFormat::PythonCode
         ) && let Some(f) = &t.origin.file
         {
-            *code_tools.entry(package_root(root, f)).or_default() += 1;
+            *code_tools.entry(roots.of(f)).or_default() += 1;
         }
     }
     code_tools
@@ -192,6 +193,31 @@ const PACKAGE_MARKERS: &[&str] = &[
     "setup.cfg",
     "deno.json",
 ];
+
+/// [`package_root`] remembered per folder (a scan asks for every tool's file).
+struct PackageRoots<'r> {
+    root: &'r Path,
+    known: std::cell::RefCell<std::collections::HashMap<String, String>>,
+}
+
+impl<'r> PackageRoots<'r> {
+    fn new(root: &'r Path) -> Self {
+        PackageRoots {
+            root,
+            known: std::cell::RefCell::default(),
+        }
+    }
+
+    fn of(&self, file: &str) -> String {
+        let dir = file.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+        if let Some(r) = self.known.borrow().get(&dir) {
+            return r.clone();
+        }
+        let r = package_root(self.root, file);
+        self.known.borrow_mut().insert(dir, r.clone());
+        r
+    }
+}
 
 /// The nearest folder (relative, `/`-separated; `""` for the root) above `file` that holds a
 /// package marker, else the scan root.

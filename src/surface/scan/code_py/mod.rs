@@ -58,10 +58,10 @@ fn extract_with<'a>(
     reach: Option<imports::Reach<'a>>,
 ) -> CodeFindings {
     let mut out = CodeFindings::default();
-    if !["tool", "FastMCP", "Server("]
-        .iter()
-        .any(|k| source.contains(k))
-    {
+    // One pass over every file (a multi-literal search), not one per word.
+    static ANY: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"tool|FastMCP|Server\(").ok());
+    if ANY.as_ref().is_some_and(|r| !r.is_match(source)) {
         return out;
     }
     let Some(tree) = parse(source) else {

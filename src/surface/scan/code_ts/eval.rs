@@ -5,6 +5,7 @@
 //! cannot be known from the text stays unresolved.
 
 use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -90,6 +91,7 @@ pub(super) fn lookup_env<'a>(env: &Env<'a>, name: &str) -> Option<Val<'a>> {
 }
 
 /// Where a name is declared, as found by walking out through the enclosing scopes.
+#[derive(Clone)]
 enum Decl<'a> {
     /// `const x = value` (also `let`/`var`, an enum, function or class declaration: the node).
     Value(N<'a>),
@@ -111,6 +113,15 @@ pub(super) struct Cx<'a> {
     /// depth it passes on): bounds the stack on any input.
     nest: Cell<usize>,
     pub warnings: RefCell<Vec<String>>,
+    /// Per module: the names bound anywhere below its top level (parameters, loop variables,
+    /// nested declarations), and the top-level declarations looked up so far. A name never
+    /// bound below the top level is looked up there directly, without walking the tree.
+    scopes: RefCell<HashMap<usize, Scopes<'a>>>,
+}
+
+struct Scopes<'a> {
+    inner: HashSet<&'a str>,
+    top: HashMap<String, Option<Decl<'a>>>,
 }
 
 impl<'a> Cx<'a> {
@@ -120,6 +131,7 @@ impl<'a> Cx<'a> {
             budget: Cell::new(BUDGET),
             low: Cell::new(false),
             nest: Cell::new(0),
+            scopes: RefCell::default(),
             warnings: RefCell::new(Vec::new()),
         }
     }
@@ -159,6 +171,32 @@ impl<'a> Cx<'a> {
 
     /// Where `name`, used at `at`, is declared: the nearest enclosing scope that declares it.
     fn declaration(&self, name: &str, at: N<'a>) -> Option<Decl<'a>> {
+        let key = std::ptr::from_ref(at.m) as usize;
+        let inner = {
+            let mut scopes = self.scopes.borrow_mut();
+            let s = scopes.entry(key).or_insert_with(|| Scopes {
+                inner: inner_names(at.m.root()),
+                top: HashMap::new(),
+            });
+            if !s.inner.contains(name)
+                && let Some(d) = s.top.get(name)
+            {
+                return d.clone();
+            }
+            s.inner.contains(name)
+        };
+        if !inner {
+            let d = at
+                .m
+                .root()
+                .named()
+                .into_iter()
+                .find_map(|stmt| self.declared_in(stmt, name));
+            if let Some(s) = self.scopes.borrow_mut().get_mut(&key) {
+                s.top.insert(name.to_owned(), d.clone());
+            }
+            return d;
+        }
         let mut cur = at.parent();
         let mut steps = 0usize;
         while let Some(scope) = cur {
@@ -1559,6 +1597,79 @@ pub(super) fn is_function_kind(k: &str) -> bool {
 
 pub(super) fn is_function(n: N<'_>) -> bool {
     is_function_kind(n.kind())
+}
+
+/// The names a module binds anywhere below its top level: parameters, loop and catch
+/// variables, and declarations inside functions and blocks (one walk of the tree).
+fn inner_names(root: N<'_>) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    walk(root.n, |n| {
+        let n = root.at(n);
+        let top = |d: N<'_>| {
+            d.parent().is_some_and(|p| {
+                p.parent().is_some_and(|g| {
+                    g.kind() == "program"
+                        || (g.kind() == "export_statement"
+                            && g.parent().is_some_and(|x| x.kind() == "program"))
+                })
+            })
+        };
+        match n.kind() {
+            "variable_declarator" if !top(n) => {
+                if let Some(p) = n.field("name") {
+                    pattern_names(p, &mut out);
+                }
+            }
+            "function_declaration" | "generator_function_declaration" | "class_declaration"
+            | "enum_declaration"
+                if !n.parent().is_some_and(|p| {
+                    p.kind() == "program"
+                        || (p.kind() == "export_statement"
+                            && p.parent().is_some_and(|x| x.kind() == "program"))
+                }) =>
+            {
+                if let Some(p) = n.field("name") {
+                    out.insert(p.text());
+                }
+            }
+            k if is_function_kind(k) => {
+                if let Some(p) = n.field("parameters").or_else(|| n.field("parameter")) {
+                    pattern_names(p, &mut out);
+                }
+            }
+            "for_in_statement" => {
+                if let Some(p) = n.field("left") {
+                    pattern_names(p, &mut out);
+                }
+            }
+            "catch_clause" => {
+                if let Some(p) = n.field("parameter") {
+                    pattern_names(p, &mut out);
+                }
+            }
+            _ => {}
+        }
+    });
+    out
+}
+
+/// Every identifier a binding pattern (or parameter list) introduces.
+fn pattern_names<'t>(p: N<'t>, out: &mut HashSet<&'t str>) {
+    let mut stack = vec![p];
+    while let Some(p) = stack.pop() {
+        match p.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                out.insert(p.text());
+            }
+            "pair_pattern" => stack.extend(p.field("value")),
+            "assignment_pattern" | "object_assignment_pattern" => stack.extend(p.field("left")),
+            "required_parameter" | "optional_parameter" => stack.extend(p.field("pattern")),
+            "formal_parameters" | "object_pattern" | "array_pattern" | "rest_pattern"
+            | "lexical_declaration" | "variable_declaration" => stack.extend(p.named()),
+            "variable_declarator" => stack.extend(p.field("name")),
+            _ => {}
+        }
+    }
 }
 
 /// Whether a binding pattern introduces `name`.

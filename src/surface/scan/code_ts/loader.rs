@@ -62,7 +62,7 @@ impl Loader {
             }
             slots.push(OnceLock::from(Some(m)));
         }
-        let files = files.iter().filter_map(|f| absolute(f)).collect();
+
         slots.resize_with(n + MAX_IMPORTED, OnceLock::new);
         Loader {
             root: root.and_then(absolute),
@@ -150,7 +150,13 @@ impl Loader {
             };
             let mut total = 0u64;
             let mut out = Vec::new();
+            let cwd = std::env::current_dir().unwrap_or_default();
             for p in self.files.iter().take(MAX_SEARCHED) {
+                // Made absolute here, on first use, not for every file of every scan.
+                let Some(p) = normalize(&cwd.join(p)) else {
+                    continue;
+                };
+                let p = &p;
                 let Ok(meta) = std::fs::symlink_metadata(p) else {
                     continue;
                 };

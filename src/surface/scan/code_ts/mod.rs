@@ -57,6 +57,14 @@ static TSX: LazyLock<Language> = LazyLock::new(|| tree_sitter_typescript::LANGUA
 
 /// Whether a file may register or list tools (a cheap text test before any parse).
 pub fn may_register(source: &str) -> bool {
+    // One pass over every file (a multi-literal search); the precise tests below run only on
+    // the few files it lets through.
+    static ANY: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(r"\.tool[(<]|Tool|Server\(|FastMCP\(|tools/list").ok()
+    });
+    if ANY.as_ref().is_some_and(|r| !r.is_match(source)) {
+        return false;
+    }
     source.contains(".tool(")
         || source.contains(".tool<")
         || source.contains("registerTool")
