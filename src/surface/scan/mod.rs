@@ -261,7 +261,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Result<ScanResult, ScanError>
     }
     // The project pass: JavaScript/TypeScript registrations, followed across the modules.
     modules.sort_by(|a, b| a.file.cmp(&b.file));
-    code_files.sort();
+    code_files.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
     let loader = code_ts::Loader::new(Some(root), modules, code_files, options.max_file_bytes);
     for f in code_ts::extract_project(&loader) {
         for t in &f.found.tools {

@@ -1602,31 +1602,33 @@ pub(super) fn is_function(n: N<'_>) -> bool {
 /// The names a module binds anywhere below its top level: parameters, loop and catch
 /// variables, and declarations inside functions and blocks (one walk of the tree).
 fn inner_names(root: N<'_>) -> HashSet<&str> {
+    // The top level's own declarations, by node id (no parent look-ups: they are costly).
+    let mut top = HashSet::new();
+    for stmt in root.named() {
+        let stmt = match stmt.kind() {
+            "export_statement" => match stmt.field("declaration") {
+                Some(d) => d,
+                None => continue,
+            },
+            _ => stmt,
+        };
+        top.insert(stmt.n.id());
+        for d in stmt.named() {
+            top.insert(d.n.id());
+        }
+    }
     let mut out = HashSet::new();
     walk(root.n, |n| {
         let n = root.at(n);
-        let top = |d: N<'_>| {
-            d.parent().is_some_and(|p| {
-                p.parent().is_some_and(|g| {
-                    g.kind() == "program"
-                        || (g.kind() == "export_statement"
-                            && g.parent().is_some_and(|x| x.kind() == "program"))
-                })
-            })
-        };
         match n.kind() {
-            "variable_declarator" if !top(n) => {
+            "variable_declarator" if !top.contains(&n.n.id()) => {
                 if let Some(p) = n.field("name") {
                     pattern_names(p, &mut out);
                 }
             }
             "function_declaration" | "generator_function_declaration" | "class_declaration"
             | "enum_declaration"
-                if !n.parent().is_some_and(|p| {
-                    p.kind() == "program"
-                        || (p.kind() == "export_statement"
-                            && p.parent().is_some_and(|x| x.kind() == "program"))
-                }) =>
+                if !top.contains(&n.n.id()) =>
             {
                 if let Some(p) = n.field("name") {
                     out.insert(p.text());
