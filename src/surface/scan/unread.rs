@@ -67,13 +67,7 @@ pub fn findings(
             .unresolved
             .iter()
             .all(|(_, w)| w.contains("ListToolsRequestSchema"));
-        if only_lists
-            && code_tools
-                .get(&roots.of(&s.file))
-                .copied()
-                .unwrap_or(0)
-                > 0
-        {
+        if only_lists && code_tools.get(&roots.of(&s.file)).copied().unwrap_or(0) > 0 {
             continue;
         }
         let mut whats: Vec<&str> = s.unresolved.iter().map(|(_, w)| w.as_str()).collect();
@@ -112,10 +106,7 @@ pub fn findings(
     for entry in seen {
         let (s, _) = entry;
         if s.created_at.is_some() || s.sites > 0 {
-            by_package
-                .entry(roots.of(&s.file))
-                .or_default()
-                .push(entry);
+            by_package.entry(roots.of(&s.file)).or_default().push(entry);
         }
     }
     for (pkg, entries) in by_package {

@@ -186,12 +186,11 @@ impl<'a> Cx<'a> {
             s.inner.contains(name)
         };
         if !inner {
-            let d = at
-                .m
-                .root()
-                .named()
-                .into_iter()
-                .find_map(|stmt| self.declared_in(stmt, name));
+            let d =
+                at.m.root()
+                    .named()
+                    .into_iter()
+                    .find_map(|stmt| self.declared_in(stmt, name));
             if let Some(s) = self.scopes.borrow_mut().get_mut(&key) {
                 s.top.insert(name.to_owned(), d.clone());
             }
@@ -1626,7 +1625,9 @@ fn inner_names(root: N<'_>) -> HashSet<&str> {
                     pattern_names(p, &mut out);
                 }
             }
-            "function_declaration" | "generator_function_declaration" | "class_declaration"
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
             | "enum_declaration"
                 if !top.contains(&n.n.id()) =>
             {
@@ -1666,8 +1667,12 @@ fn pattern_names<'t>(p: N<'t>, out: &mut HashSet<&'t str>) {
             "pair_pattern" => stack.extend(p.field("value")),
             "assignment_pattern" | "object_assignment_pattern" => stack.extend(p.field("left")),
             "required_parameter" | "optional_parameter" => stack.extend(p.field("pattern")),
-            "formal_parameters" | "object_pattern" | "array_pattern" | "rest_pattern"
-            | "lexical_declaration" | "variable_declaration" => stack.extend(p.named()),
+            "formal_parameters"
+            | "object_pattern"
+            | "array_pattern"
+            | "rest_pattern"
+            | "lexical_declaration"
+            | "variable_declaration" => stack.extend(p.named()),
             "variable_declarator" => stack.extend(p.field("name")),
             _ => {}
         }

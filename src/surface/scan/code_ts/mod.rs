@@ -59,9 +59,8 @@ static TSX: LazyLock<Language> = LazyLock::new(|| tree_sitter_typescript::LANGUA
 pub fn may_register(source: &str) -> bool {
     // One pass over every file (a multi-literal search); the precise tests below run only on
     // the few files it lets through.
-    static ANY: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
-        regex::Regex::new(r"\.tool[(<]|Tool|Server\(|FastMCP\(|tools/list").ok()
-    });
+    static ANY: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"\.tool[(<]|Tool|Server\(|FastMCP\(|tools/list").ok());
     if ANY.as_ref().is_some_and(|r| !r.is_match(source)) {
         return false;
     }
