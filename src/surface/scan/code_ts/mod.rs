@@ -114,7 +114,18 @@ pub fn extract_project(loader: &Loader) -> Vec<ModuleFindings> {
             server,
         }
     };
-    // The evaluator recurses (bounded); its own threads get stacks that hold the bound.
+    // The evaluator recurses (bounded); its own threads get stacks that hold the bound. One
+    // module (a file given directly) runs on one such thread, joined before returning.
+    if entries.len() <= 1 {
+        let joined = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, || entries.iter().map(run).collect::<Vec<_>>())
+                .ok()
+                .and_then(|h| h.join().ok())
+        });
+        return joined.unwrap_or_else(|| entries.iter().map(run).collect());
+    }
     match rayon::ThreadPoolBuilder::new()
         .stack_size(STACK_BYTES)
         .build()
