@@ -445,33 +445,29 @@ fn large_file() {
 
 // ---- the project pass: patterns real packages ship --------------------------------------
 
-/// Scan a folder of files (path → text) with the real scan, returning tool names (sorted)
-/// and the `server-unread` findings.
-fn project(
-    files: &[(&str, &str)],
-) -> (Vec<String>, Vec<crate::surface::scan::unread::UnreadServer>) {
+/// Scan a folder of files (path → text) with the real scan.
+fn scan_files(files: &[(&str, &str)]) -> crate::surface::scan::ScanResult {
     let dir = tempfile::tempdir().unwrap();
     for (p, text) in files {
         let path = dir.path().join(p);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let r = crate::surface::scan::scan(dir.path(), &crate::surface::scan::ScanOptions::default())
-        .unwrap();
+    crate::surface::scan::scan(dir.path(), &crate::surface::scan::ScanOptions::default()).unwrap()
+}
+
+/// The tool names (sorted) and the `server-unread` findings of a scan of `files`.
+fn project(
+    files: &[(&str, &str)],
+) -> (Vec<String>, Vec<crate::surface::scan::unread::UnreadServer>) {
+    let r = scan_files(files);
     let mut names: Vec<String> = r.tools.iter().map(|t| t.name.clone()).collect();
     names.sort();
     (names, r.unread)
 }
 
 fn tool_in(files: &[(&str, &str)], name: &str) -> Tool {
-    let dir = tempfile::tempdir().unwrap();
-    for (p, text) in files {
-        let path = dir.path().join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let r = crate::surface::scan::scan(dir.path(), &crate::surface::scan::ScanOptions::default())
-        .unwrap();
+    let r = scan_files(files);
     r.tools.into_iter().find(|t| t.name == name).unwrap()
 }
 
