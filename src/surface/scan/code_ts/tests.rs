@@ -917,3 +917,15 @@ reg(reg);
     assert_eq!(unread.len(), 1);
     assert!(unread[0].unresolved >= 6, "{:?}", unread[0]);
 }
+
+#[test]
+fn register_app_tool_takes_the_name_second() {
+    let src = r#"import { registerAppTool } from "@modelcontextprotocol/ext-apps/server";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "x", version: "1" });
+registerAppTool(server, "show_chart", { description: "Show a chart.", inputSchema: { type: "object", properties: {} } }, async () => ({}));
+"#;
+    let (names, unread) = project(&[("src/index.ts", src)]);
+    assert_eq!(names, ["show_chart"]);
+    assert!(unread.is_empty(), "{unread:?}");
+}
